@@ -1,0 +1,27 @@
+"""Write one benchmark's section into docs/benchmarks.md (atomically).
+
+Each benchmark owns the text between `<!-- bench:NAME -->` and
+`<!-- /bench:NAME -->`; other sections are left as they are.
+"""
+
+import os
+import tempfile
+
+DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "benchmarks.md")
+
+
+def record(name, markdown, path=DOC):
+    """Replace (or append) the section `name` with `markdown`."""
+    begin, end = "<!-- bench:%s -->" % name, "<!-- /bench:%s -->" % name
+    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
+    block = "%s\n%s\n%s" % (begin, markdown.strip(), end)
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        tail = rest.split(end, 1)[1]
+        text = head + block + tail
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".benchmarks.")
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)

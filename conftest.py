@@ -1,0 +1,1 @@
+"""Makes the checkout importable for pytest (the packages sit at the top)."""

@@ -1,0 +1,74 @@
+"""The `cubebot` command line: a thin dispatcher over robot.commands.
+
+`main(argv=None) -> int` is the console script. User mistakes (a bad state,
+a missing file, a bad setting) print one line on stderr and return 2; no
+traceback is shown for them.
+"""
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from solver.errors import CubeError, InvalidCube, TableError
+from .errors import ConfigError, RobotError
+
+
+EXIT_OK = 0
+EXIT_FAULT = 1
+EXIT_USAGE = 2
+
+
+class UsageError(ValueError):
+    """A user mistake found by a command (bad file, bad option value)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser whose errors are one line on stderr and exit code 2."""
+
+    def error(self, message):
+        sys.stderr.write("{}: error: {}\n".format(self.prog, message))
+        sys.exit(EXIT_USAGE)
+
+
+def command_modules():
+    """Names of the modules in robot.commands, sorted (each one subcommand)."""
+    from . import commands
+    return sorted(name for _, name, _ in pkgutil.iter_modules(commands.__path__)
+                  if not name.startswith("_"))
+
+
+def build_parser():
+    """The full argument parser with every subcommand registered."""
+    parser = _Parser(prog="cubebot", description="Scan, solve and turn a Rubik's cube with an EV3 robot.")
+    from . import __version__
+    parser.add_argument("--version", action="version", version="cubebot " + __version__)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in command_modules():
+        module = importlib.import_module("robot.commands." + name)
+        module.register(sub)
+    return parser
+
+
+def main(argv=None):
+    """Run one `cubebot` subcommand; return its exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except (InvalidCube, TableError, ConfigError, UsageError) as exc:
+        sys.stderr.write("cubebot: error: {}\n".format(exc))
+        return EXIT_USAGE
+    except (CubeError, RobotError) as exc:
+        sys.stderr.write("cubebot: {}\n".format(exc))
+        return EXIT_FAULT
+    except KeyboardInterrupt:
+        sys.stderr.write("cubebot: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

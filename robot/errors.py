@@ -1,0 +1,43 @@
+"""The robot's exception tree.
+
+RobotError
+  MotorStalled: a motor stalled or missed its deadline; names motor and target.
+  DeviceMissing: a motor or sensor is not on its port; names device and port.
+  ConfigError (also a ValueError): a setting is missing, of the wrong type or
+      out of range; names the setting and its limits. Raised before any motor
+      moves.
+  ScanUnresolved: the readings do not resolve to a valid cube; carries the
+      doubtful facelet positions so that the robot can rescan exactly those.
+  Stopped: a stop was requested (BACKSPACE, a `stop` over the link).
+"""
+
+
+class RobotError(Exception):
+    """Base class for every error the robot side raises on purpose."""
+
+
+class MotorStalled(RobotError):
+    """A motor stalled or timed out before reaching its target."""
+
+
+class DeviceMissing(RobotError):
+    """A device is not connected where the configuration says it is."""
+
+
+class ConfigError(RobotError, ValueError):
+    """A configuration value is missing, malformed or out of range."""
+
+
+class ScanUnresolved(RobotError):
+    """No valid cube is close to the readings.
+
+    `doubtful` lists the facelet indices (URFDLB order, 0-based) to rescan.
+    """
+
+    def __init__(self, message, doubtful=()):
+        RobotError.__init__(self, message)
+        self.doubtful = list(doubtful)
+
+
+class Stopped(RobotError):
+    """The run was stopped on request; the robot has been left safe."""

@@ -1,0 +1,29 @@
+"""The solver's exception tree.
+
+CubeError
+  InvalidCube (also a ValueError): the input cannot be a cube at all, or a
+      piece on it cannot exist (wrong length, symbol counts, a corner whose
+      colours belong to no piece, a twisted corner, odd parity, ...).
+  UnsolvableCube: the input is well formed, but no solver could solve it
+      within its limits (for example a search that ran out of budget).
+  TableError: an on-disk table is missing or corrupt; the message names the
+      command that fixes it.
+
+Every message is one line that names the bad value and the limit.
+"""
+
+
+class CubeError(Exception):
+    """Base class for every error the solver raises on purpose."""
+
+
+class InvalidCube(CubeError, ValueError):
+    """The state is not a valid cube; the message says which part is wrong."""
+
+
+class UnsolvableCube(CubeError):
+    """The state is valid but could not be solved within the given limits."""
+
+
+class TableError(CubeError):
+    """A table file is missing, truncated or fails its checksum."""

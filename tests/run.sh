@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The test command: sets up virtual environments, builds the tables, runs the
+# checks (vermin for the brick's Python 3.5, ruff, shellcheck) and pytest on
+# the current python3 and again on pyenv's CPython 3.6.15 when present.
+# Usage: bash tests/run.sh [pytest args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+PY=${PYTHON:-python3}
+
+log() { printf '\n== %s\n' "$*"; }
+
+# make_venv DIR PYTHON EXTRAS
+make_venv() {
+    local dir=$1 py=$2 extras=$3
+    if [ ! -x "$dir/bin/python" ]; then
+        "$py" -m venv "$dir"
+    fi
+    if ! "$dir/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 7))'; then
+        # CPython 3.6's bundled pip cannot install current packages.
+        "$dir/bin/python" -m pip install -q 'pip==21.3.1'
+    fi
+    "$dir/bin/python" -m pip install -q -e ".[$extras]"
+}
+
+# run_pytest DIR [args]: pytest, treating "no tests collected" as a failure.
+run_pytest() {
+    local dir=$1; shift
+    local rc=0
+    "$dir/bin/python" -m pytest -q "$@" || rc=$?
+    if [ "$rc" -eq 5 ]; then
+        echo "pytest collected no tests: that is a failure here" >&2
+        return 1
+    fi
+    return "$rc"
+}
+
+log "setting up .venv ($($PY --version 2>&1))"
+make_venv "$ROOT/.venv" "$PY" "test,ev3,lint"
+
+log "building and verifying tables"
+"$ROOT/.venv/bin/cubebot" tables build
+"$ROOT/.venv/bin/cubebot" tables verify
+
+log "vermin: robot/, solver/ and setup.py must run on CPython 3.5"
+out=$("$ROOT/.venv/bin/vermin" -q --no-tips --violations -t=3.5- robot solver setup.py 2>&1 || true)
+if [ -n "$out" ]; then
+    printf '%s\n' "$out" >&2
+    echo "vermin found code that needs a newer Python than the brick's 3.5" >&2
+    exit 1
+fi
+
+log "ruff"
+"$ROOT/.venv/bin/ruff" check --quiet robot solver tests bench setup.py
+
+if [ -f deploy.sh ]; then
+    log "shellcheck"
+    "$ROOT/.venv/bin/shellcheck" deploy.sh tests/run.sh .ci/run
+fi
+
+log "pytest on $($ROOT/.venv/bin/python --version 2>&1)"
+run_pytest "$ROOT/.venv" "$@"
+
+PY36="$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")/versions/3.6.15/bin/python3.6"
+if [ -x "$PY36" ]; then
+    log "pytest on CPython 3.6.15 (the oldest Python here; the brick runs 3.5)"
+    make_venv "$ROOT/.venv36" "$PY36" "test,ev3"
+    run_pytest "$ROOT/.venv36" "$@"
+else
+    log "CPython 3.6.15 not found at $PY36: skipping the old-Python run"
+fi
+log "all checks passed"
