@@ -138,3 +138,25 @@ def to_physical(moves):
         else:
             result.append(Move(face, m.first, m.last, m.turns))
     return result, frame
+
+
+def permutation_parity(mapping):
+    """0 if the map of slots (a permutation) is even, 1 if odd."""
+    seen = [False] * len(mapping)
+    odd = 0
+    for start in range(len(mapping)):
+        length = 0
+        s = start
+        while not seen[s]:
+            seen[s] = True
+            s = mapping[s]
+            length += 1
+        if length:
+            odd ^= (length - 1) & 1
+    return odd
+
+
+# The moves of the edge stages (the "centre frame"): every outer turn and the
+# wide half turns, which keep each centre colour on its axis.
+EDGE_MOVES = tuple([Move(f, 1, 1, t) for f in FACES for t in TURNS] +
+                   [Move(f, 1, 2, 2) for f in FACES])

@@ -1,0 +1,156 @@
+"""The three centre stages of the 4x4x4 reduction: coordinates and tables.
+
+Stage 1 (fixed frame, all 27 generators): the eight L/R centre facelets onto
+    the L and R faces. Coordinate: which 8 of the 24 centre slots hold L/R
+    colours, C(24, 8) = 735,471. Table 4x4-centres-lr, 4 bits, exact.
+Stage 2 (fixed frame, the 19 generators that keep L/R on their axis): the
+    U/D centres onto U and D, and the wing permutation made even (so that no
+    OLL parity can appear later). Coordinate: which 8 of the 16 non-L/R slots
+    hold U/D colours, C(16, 8) = 12,870, times the wing parity: 25,740.
+    Table 4x4-centres-ud, 4 bits, exact.
+Stage 3 (centre frame, model.EDGE_MOVES): every centre solved. Coordinate:
+    per axis, which 4 of its 8 slots hold the first colour of the axis,
+    70^3 = 343,000; the goals are the solved centres and their x2, y2, z2
+    turns (a whole-cube turn of a reduced cube is still reduced). Table
+    4x4-centres, 4 bits, exact; the edge stages use it as a heuristic too.
+
+Every state here is a small tuple or int; `Stage` objects give the moves,
+apply, rank and the goal ranks the shared builder and IDA* need.
+"""
+
+from ..facelets import FACES
+from .masks import CombCoord, MaskMover, mask_of
+from .model import (CENTRES, EDGE_MOVES, GENERATORS, N, permutation_parity,
+                    wing_map)
+
+FACE_SLOTS = dict((f, tuple(k for k, c in enumerate(CENTRES) if c // (N * N) == i))
+                  for i, f in enumerate(FACES))
+AXES = (("U", "D"), ("R", "L"), ("F", "B"))
+PER_FACE = 4
+PER_AXIS = 2 * PER_FACE
+N_PARITY = 2
+
+
+def _slots(faces):
+    return tuple(sorted(s for f in faces for s in FACE_SLOTS[f]))
+
+
+LR_SLOTS = _slots("RL")
+UD_SLOTS = _slots("UD")
+FB_SLOTS = _slots("FB")
+NOT_LR_SLOTS = _slots("UDFB")
+
+
+class LRStage(object):
+    """Stage 1: state = mask of centre slots holding L/R colours."""
+
+    table = "4x4-centres-lr"
+
+    def __init__(self):
+        self.moves = list(GENERATORS)
+        self.mover = MaskMover(self.moves)
+        self.coord = CombCoord(range(len(CENTRES)), PER_AXIS)
+        self.size = self.coord.size
+
+    def start(self, symbols):
+        """State from the 24 centre symbols (URFDLB letters)."""
+        return mask_of(symbols, "LR")
+
+    def apply(self, state, i):
+        return self.mover.apply(state, i)
+
+    def rank(self, state):
+        return self.coord.rank(state)
+
+    def goals(self):
+        return [self.coord.rank(mask_of_slots(LR_SLOTS))]
+
+    def neighbours(self, rank):
+        state = self.coord.unrank(rank)
+        apply, r = self.mover.apply, self.coord.rank
+        return [r(apply(state, i)) for i in range(len(self.moves))]
+
+
+class UDStage(object):
+    """Stage 2: state = (mask of slots holding U/D colours, wing parity)."""
+
+    table = "4x4-centres-ud"
+
+    def __init__(self):
+        lr = mask_of_slots(LR_SLOTS)
+        every = MaskMover(GENERATORS)
+        keep = [i for i in range(len(GENERATORS)) if every.apply(lr, i) == lr]
+        self.moves = [GENERATORS[i] for i in keep]
+        self.mover = MaskMover(self.moves)
+        self.flips = [permutation_parity(wing_map(m)) for m in self.moves]
+        self.coord = CombCoord(NOT_LR_SLOTS, PER_AXIS)
+        self.size = self.coord.size * N_PARITY
+
+    def start(self, symbols, parity):
+        return (mask_of(symbols, "UD"), parity)
+
+    def apply(self, state, i):
+        return (self.mover.apply(state[0], i), state[1] ^ self.flips[i])
+
+    def rank(self, state):
+        return self.coord.rank(state[0]) * N_PARITY + state[1]
+
+    def goals(self):
+        return [self.coord.rank(mask_of_slots(UD_SLOTS)) * N_PARITY]
+
+    def neighbours(self, rank):
+        mask, parity = divmod(rank, N_PARITY)
+        state = (self.coord.unrank(mask), parity)
+        return [self.rank(self.apply(state, i)) for i in range(len(self.moves))]
+
+
+class CentreStage(object):
+    """Stage 3: state = (mask of U colour, mask of R colour, mask of F colour)."""
+
+    table = "4x4-centres"
+
+    def __init__(self):
+        self.moves = list(EDGE_MOVES)
+        self.mover = MaskMover(self.moves)
+        self.coords = tuple(CombCoord(slots, PER_FACE) for slots in (UD_SLOTS, LR_SLOTS, FB_SLOTS))
+        self.base = self.coords[0].size
+        self.size = self.base ** len(AXES)
+
+    def start(self, symbols):
+        return tuple(mask_of(symbols, axis[0]) for axis in AXES)
+
+    def apply(self, state, i):
+        move = self.mover.apply
+        return (move(state[0], i), move(state[1], i), move(state[2], i))
+
+    def rank(self, state):
+        cu, cr, cf = self.coords
+        return (cu.rank(state[0]) * self.base + cr.rank(state[1])) * self.base + cf.rank(state[2])
+
+    def unrank(self, rank):
+        rest, f = divmod(rank, self.base)
+        u, r = divmod(rest, self.base)
+        cu, cr, cf = self.coords
+        return (cu.unrank(u), cr.unrank(r), cf.unrank(f))
+
+    def goals(self):
+        """Solved centres, and turned by x2, y2 or z2 (an even number of axes swapped)."""
+        result = []
+        for swap in ((0, 0, 0), (1, 1, 0), (1, 0, 1), (0, 1, 1)):
+            masks = []
+            for (first, second), flip in zip(AXES, swap):
+                masks.append(mask_of_slots(FACE_SLOTS[second if flip else first]))
+            result.append(self.rank(tuple(masks)))
+        return sorted(result)
+
+    def neighbours(self, rank):
+        state = self.unrank(rank)
+        return [self.rank(self.apply(state, i)) for i in range(len(self.moves))]
+
+
+def mask_of_slots(slots):
+    """The mask with exactly these centre slots set."""
+    mask = 0
+    for s in slots:
+        mask |= 1 << s
+    return mask

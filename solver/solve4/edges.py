@@ -1,0 +1,157 @@
+"""Edge pairing of the 4x4x4 reduction, by IDA* over tables.
+
+Works in the centre frame (model.EDGE_MOVES: every outer turn and the wide
+half turns), which keeps each centre colour on its axis and keeps the wing
+permutation even. A state is (centres, pos, corner parity): centres the
+CentreStage state, pos[w] the slot of wing piece w, and the parity of the
+corner permutation.
+
+Edge e is paired when its wings 2e and 2e+1 sit in the two slots of one
+edge: pos[2e+1] == pos[2e] ^ 1 (a wing has one orientation per slot, so the
+two wings in one edge always agree; swapped, the pair is a flipped edge).
+
+Table 4x4-pairs: for two edges (four wings), the distance to "both paired",
+indexed by the four slots in base 24 (24^4 entries, 4 bits each; the
+255,024 states with distinct slots are all reached, at most 6 moves).
+
+Stages: the centres are solved first (centres.CentreStage); then each stage
+pairs at least one more edge while keeping the centres solved and the paired
+edges paired. Its heuristic is the max of the centre table and, for the best
+unpaired edge, the max of the pair table against every paired edge (a
+minimum over edges of lower bounds is a lower bound for "some edge").
+The stage that pairs the last edges also demands that the edge permutation
+has the corners' parity, so the 3x3x3 left over has no PLL parity.
+"""
+
+from ..search import Stats, first_solution
+from ..errors import UnsolvableCube
+from .model import EDGE_MOVES, EDGE_OF, N_WINGS, permutation_parity, wing_map
+from .pieces import wing_parity
+
+N_EDGES = N_WINGS // 2
+BASE = N_WINGS
+N_PAIR_STATES = BASE ** 4
+MAX_STAGE_COST = 14
+
+
+def pair_index(s0, s1, s2, s3):
+    """Index of four wing slots in the pair table."""
+    return ((s0 * BASE + s1) * BASE + s2) * BASE + s3
+
+
+class PairTable(object):
+    """Spec of the two-edge pairing table for the shared BFS builder."""
+
+    table = "4x4-pairs"
+    size = N_PAIR_STATES
+
+    def __init__(self):
+        self.maps = [wing_map(m) for m in EDGE_MOVES]
+
+    def goals(self):
+        return sorted(pair_index(s, s ^ 1, t, t ^ 1)
+                      for s in range(BASE) for t in range(BASE) if t >> 1 != s >> 1)
+
+    def neighbours(self, index):
+        rest, p3 = divmod(index, BASE)
+        rest, p2 = divmod(rest, BASE)
+        p0, p1 = divmod(rest, BASE)
+        return [pair_index(m[p0], m[p1], m[p2], m[p3]) for m in self.maps]
+
+
+def paired(pos):
+    """The edges (0..11) whose two wings are together."""
+    return [e for e in range(N_EDGES) if pos[2 * e + 1] == pos[2 * e] ^ 1]
+
+
+def edge_parity(pos):
+    """Parity of the permutation of the (paired) edges."""
+    return permutation_parity([EDGE_OF[pos[2 * e]] for e in range(N_EDGES)])
+
+
+class EdgeSearch(object):
+    """Pairs the edges stage by stage; tables are DenseTable-like (t[rank])."""
+
+    def __init__(self, centre_stage, centre_table, pair_table):
+        self.cs = centre_stage
+        self.ct = centre_table
+        self.pt = pair_table
+        self.moves = list(EDGE_MOVES)
+        self.maps = [wing_map(m) for m in self.moves]
+        self.corner_flip = [1 if (m.last == 1 and m.turns != 2) else 0 for m in self.moves]
+        self.stats = Stats()
+
+    def apply(self, state, i):
+        centres, pos, cp = state
+        m = self.maps[i]
+        return (self.cs.apply(centres, i), tuple([m[p] for p in pos]), cp ^ self.corner_flip[i])
+
+    def solve(self, centres, pos, corner_parity):
+        """Moves (a list per stage) that pair every edge, centres solved, no PLL parity."""
+        if wing_parity(pos):
+            raise UnsolvableCube("edge stage started with odd wing parity: OLL parity was not removed")
+        state = (centres, tuple(pos), corner_parity)
+        stages = []
+        while True:
+            done = paired(state[1])
+            if len(done) == N_EDGES and edge_parity(state[1]) == state[2]:
+                return stages
+            solution = self._stage(state, done)
+            for move in solution:
+                state = self.apply(state, self.moves.index(move))
+            stages.append(solution)
+
+    def _stage(self, start, done):
+        ct, pt, rank = self.ct, self.pt, self.cs.rank
+        todo = [e for e in range(N_EDGES) if e not in done]
+        need = len(done) + 1
+        if not done:
+            need = 2
+        final_count = N_EDGES
+
+        def heuristic(state):
+            centres, pos, _ = state
+            h = ct[rank(centres)]
+            best = None
+            for e in todo:
+                a, b = pos[2 * e], pos[2 * e + 1]
+                worst = 0
+                if done:
+                    for d in done:
+                        v = pt[pair_index(a, b, pos[2 * d], pos[2 * d + 1])]
+                        if v > worst:
+                            worst = v
+                            if best is not None and worst >= best:
+                                break
+                else:
+                    for f in todo:
+                        if f != e:
+                            v = pt[pair_index(a, b, pos[2 * f], pos[2 * f + 1])]
+                            if best is None or v < best:
+                                best = v
+                    continue
+                if best is None or worst < best:
+                    best = worst
+            if best is not None and best > h:
+                h = best
+            return h
+
+        def is_goal(state):
+            centres, pos, cp = state
+            if ct[rank(centres)] != 0:
+                return False
+            now = paired(pos)
+            if any(pos[2 * d + 1] != pos[2 * d] ^ 1 for d in done):
+                return False
+            if len(now) < need:
+                return False
+            if len(now) == final_count:
+                return edge_parity(pos) == cp
+            return True
+
+        solution = first_solution(start, self.moves, self.apply, heuristic, is_goal,
+                                  max_cost=MAX_STAGE_COST, stats=self.stats)
+        if solution is None:
+            raise UnsolvableCube("edge pairing found no stage solution within {} moves".format(
+                MAX_STAGE_COST))
+        return solution
