@@ -214,7 +214,8 @@ class VirtualBrick(object):
         return False
 
     # -- the backend on top -------------------------------------------------------
-    def make_hardware(self, screen=None):
+    def make_hardware(self, screen=None, missing_ok=False):
         """The real ev3dev2 backend opened on this brick's tree."""
         from ..ev3.backend import make_hardware
-        return make_hardware(self.config, device_root=self.root, clock=self.clock, screen=screen)
+        return make_hardware(self.config, device_root=self.root, clock=self.clock, screen=screen,
+                             missing_ok=missing_ok)
