@@ -23,6 +23,7 @@ from .motor import Ev3Motor
 
 INPUT_PORTS = ("in1", "in2", "in3", "in4")
 COLOR_MODE = "RGB-RAW"
+MODE_SWITCH_S = 0.1     # a sensor's values follow a new mode only after a moment
 
 
 def _is_not_found(exc):
@@ -105,6 +106,7 @@ def make_hardware(config, device_root=None, clock=None, screen=None, poll_s=None
     if color_dev is not None:
         color = Ev3ColorSensor(color_dev, config.color_port)
         color_dev.mode = COLOR_MODE
+        clock.sleep_s(MODE_SWITCH_S)
     proximity = _find_proximity(config.proximity_port, notes)
     if screen is None:
         screen = _optional(_display, "screen", notes)

@@ -159,10 +159,12 @@ class VirtualBrick(object):
                     moved = self.motors[role].advance(dt / count) or moved
                 if moved:
                     self.world.update(*self._angles())
-            for role in roles:
-                self.motors[role].publish((self.motors[role].shaft_deg - start[role]) / dt)
+            # Sensors first: when ev3dev2 sees a move has ended, the colour
+            # under the sensor is already the one at the final position.
             for role in sorted(self.sensors):
                 self.sensors[role].tick()
+            for role in roles:
+                self.motors[role].publish((self.motors[role].shaft_deg - start[role]) / dt)
             self.sim_time_s += dt
             self._cond.notify_all()
 
