@@ -20,6 +20,9 @@ make_venv() {
         # CPython 3.6's bundled pip cannot install current packages.
         "$dir/bin/python" -m pip install -q 'pip==21.3.1'
     fi
+    # kociemba's setup.py needs cffi at build time; its setup_requires would
+    # fetch the newest cffi, which no longer builds on old Pythons.
+    "$dir/bin/python" -m pip install -q cffi wheel
     "$dir/bin/python" -m pip install -q -e ".[$extras]"
 }
 
