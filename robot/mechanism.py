@@ -14,7 +14,8 @@ The flipper rests where the last action left it (hold after a flip or a
 held turn) and is moved away only when the table must turn the whole cube:
 this saves a flipper stroke between consecutive held turns and flips.
 Table targets are kept in absolute motor degrees so that errors never add up.
-Every move waits for the motor and then `settle_s`.
+Every move waits for the motor and then `settle_s`, as robot.timing's model
+assumes, so the simulated clock and the planner's estimates agree.
 """
 
 from .errors import RobotError
@@ -73,7 +74,7 @@ class Mechanism(object):
         self._check_homed()
         self._clear_arm()
         cfg = self.config
-        self._move(self.hw.flipper, cfg.flipper_flip_deg, cfg.flipper_speed_dps, settle=False)
+        self._move(self.hw.flipper, cfg.flipper_flip_deg, cfg.flipper_speed_dps)
         self._move(self.hw.flipper, cfg.flipper_hold_deg, cfg.flipper_speed_dps)
         self.counts["flip"] += 1
 
@@ -99,7 +100,7 @@ class Mechanism(object):
         motor_deg = -turns * self.config.table_quarter_deg()
         overshoot = self.config.table_overshoot_deg * (1 if motor_deg > 0 else -1)
         if overshoot:
-            self._table_by(motor_deg + overshoot, settle=False)
+            self._table_by(motor_deg + overshoot)
             self._table_by(-overshoot)
         else:
             self._table_by(motor_deg)
