@@ -20,6 +20,7 @@ stalled), `unplug(port)` (a sensor stops answering), and `missing=(port, ...)`
 at construction (nothing plugged there).
 """
 
+import math
 import os
 import shutil
 import tempfile
@@ -40,6 +41,7 @@ FLIPPER_BOOT_DEG = 25        # shaft angles when the brick boots
 ARM_BOOT_DEG = -60
 BATTERY_V = 7.9
 MICRO = 1000000
+WORLD_STEP_DEG = 6.0         # the most a shaft turns between two world updates
 SENSOR_NAMES = ("sensor0", "sensor1")
 
 
@@ -138,16 +140,31 @@ class VirtualBrick(object):
             self.sensors[role].tick()
 
     def step(self):
-        """One physics step of tick_s * time_scale simulated seconds."""
+        """One physics step of tick_s * time_scale simulated seconds.
+
+        The step is cut into sub-steps so that no shaft turns more than
+        WORLD_STEP_DEG between two calls of world.update.
+        """
         dt = self.tick_s * self.time_scale
         with self._cond:
-            moved = False
-            for role in sorted(self.motors):
-                moved = self.motors[role].tick(dt) or moved
-            if moved:
-                self.world.update(*self._angles())
+            roles = sorted(self.motors)
+            for role in roles:
+                self.motors[role].take_command()
+            biggest = max([self.motors[r].max_step_deg(dt) for r in roles] + [0.0])
+            count = max(1, int(math.ceil(biggest / WORLD_STEP_DEG)))
+            start = dict((r, self.motors[r].shaft_deg) for r in roles)
+            for _ in range(count):
+                moved = False
+                for role in roles:
+                    moved = self.motors[role].advance(dt / count) or moved
+                if moved:
+                    self.world.update(*self._angles())
+            # Sensors first: when ev3dev2 sees a move has ended, the colour
+            # under the sensor is already the one at the final position.
             for role in sorted(self.sensors):
                 self.sensors[role].tick()
+            for role in roles:
+                self.motors[role].publish((self.motors[role].shaft_deg - start[role]) / dt)
             self.sim_time_s += dt
             self._cond.notify_all()
 
@@ -199,7 +216,8 @@ class VirtualBrick(object):
         return False
 
     # -- the backend on top -------------------------------------------------------
-    def make_hardware(self, screen=None):
+    def make_hardware(self, screen=None, missing_ok=False):
         """The real ev3dev2 backend opened on this brick's tree."""
         from ..ev3.backend import make_hardware
-        return make_hardware(self.config, device_root=self.root, clock=self.clock, screen=screen)
+        return make_hardware(self.config, device_root=self.root, clock=self.clock, screen=screen,
+                             missing_ok=missing_ok)
