@@ -230,6 +230,10 @@ step_service() {
         say "SKIPPED: --no-service"
         return 0
     fi
+    if [ "$PROBE_SYSTEMD" = no ]; then
+        say "SKIPPED: no systemd on the target (no systemctl, or systemd not running): service not installed"
+        return 0
+    fi
     local action=restart
     # The app and diag would fight over the motors and the 64 MB of RAM: stop the app
     # while diag runs, start it afterwards.
@@ -249,7 +253,7 @@ step_diag() {
         plan "cubebot diag --quick (the ~/bin/cubebot launcher), its report shown here"
         remote diag || rc=$?
     fi
-    if [ "$DO_SERVICE" -eq 1 ] && [ "$DO_DIAG" -eq 1 ]; then
+    if [ "$DO_SERVICE" -eq 1 ] && [ "$DO_DIAG" -eq 1 ] && [ "$PROBE_SYSTEMD" != no ]; then
         say "starting the service again"
         remote_root service start || die "starting the service on $TARGET failed"
     fi

@@ -90,9 +90,14 @@ cmd_activate() {
         die "the tables on the brick do not match the manifest; the installed version is untouched"
     fi
     rm -rf "$OLD"
-    if [ -d "$APP" ]; then mv "$APP" "$OLD"; fi
-    mv "$NEW" "$APP"
-    say "installed in $APP (the previous version is kept in $OLD)"
+    if [ -d "$APP" ]; then
+        mv "$APP" "$OLD"
+        mv "$NEW" "$APP"
+        say "installed in $APP (the previous version is kept in $OLD)"
+    else
+        mv "$NEW" "$APP"
+        say "installed in $APP"
+    fi
 }
 
 missing_debs() {
