@@ -15,7 +15,7 @@ move_progress, finished.
 
 import time
 
-from .errors import Stopped
+from .errors import RobotError, Stopped
 from .executor import Executor
 from .timing import AWAY, TimeModel
 
@@ -68,6 +68,9 @@ def _scan(robot, size, emit, stop, resolve):
     try:
         if not mech.homed:
             mech.home()
+        if not mech.cube_present():
+            raise RobotError("no cube on the table: the proximity sensor sees nothing nearer than "
+                             "{} cm".format(robot.config.cube_present_cm))
         result = Scanner(mech, size, emit=emit, stop=stop).scan(timed_resolve, profile=robot.profile)
         mech.move_arm_named("park")
     except BaseException:
