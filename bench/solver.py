@@ -32,7 +32,7 @@ RSS_STATES = 3          # `cubebot solve` processes measured per case
 ANCHORS = {
     "2-htm": "optimal mean 8.756 (facts.md distribution)",
     "2-qtm": "optimal mean 10.666 (facts.md distribution)",
-    "3-default": "kociemba max_depth 21 measured earlier: mean 20.7, median 14 ms; target mean <= 21.0, median <= 30 ms",
+    "3-default": "kociemba max_depth 21 (facts.md): mean 20.7, median 14 ms; target mean <= 21.0, median <= 30 ms",
     "3-budget": "kociemba max_depth 20: mean 19.7 but up to 17 s; target mean <= 20.0, no solve over 1.1 s",
 }
 
