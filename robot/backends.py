@@ -93,6 +93,27 @@ def open_backend(kind, config, state=None, seed=0, screen=None, missing=(),
     raise ValueError("unknown backend {!r}: use one of {}".format(kind, ", ".join(KINDS)))
 
 
+def robot_factory(opened, config, first_seed=0):
+    """make_robot(size, seed) for a RobotService on an opened backend.
+
+    On the simulated kinds each run puts a freshly scrambled cube on the
+    table: the run's seed, or first_seed, first_seed + 1, ... when None.
+    """
+    from .mechanism import Mechanism
+    from .pipeline import Robot
+    seeds = [first_seed]
+
+    def make_robot(size, seed):
+        if opened.world is None:
+            return Robot(Mechanism(opened.hw, config))
+        if seed is None:
+            seed = seeds[0]
+            seeds[0] += 1
+        opened.world.place_cube(scrambled(size, seed))
+        return Robot(Mechanism(opened.hw, config), world=opened.world)
+    return make_robot
+
+
 def add_backend_arguments(parser):
     """--virtual-brick / --sim flags (default: the real brick)."""
     group = parser.add_mutually_exclusive_group()
