@@ -256,9 +256,6 @@ class App(object):
         """One turn of the loop: events, buttons, proximity, the screen."""
         self._drain_events()
         pressed = self._pressed()
-        cube = self._cube_there()
-        arrived = cube and not self._cube_was_there
-        self._cube_was_there = cube
         if self.mode == WORKING:
             if "backspace" in pressed and not self._stopping:
                 log.info("abort requested (BACKSPACE)")
@@ -266,7 +263,13 @@ class App(object):
             if not self.service.status().get("running"):
                 self._drain_events()
                 self._finish()
+                self._cube_was_there = self._cube_there()   # the cube still there is no new cube
         else:
+            # The proximity sensor is read only while ready: during a run the
+            # brick's CPU belongs to the run.
+            cube = self._cube_there()
+            arrived = cube and not self._cube_was_there
+            self._cube_was_there = cube
             if self._error is not None and self.clock.now_s() >= self._error_until:
                 self._error = None
                 self._set_leds("GREEN")

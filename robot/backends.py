@@ -14,8 +14,7 @@ import random
 
 EV3, VIRTUAL_BRICK, SIM = "ev3", "virtual-brick", "sim"
 KINDS = (EV3, VIRTUAL_BRICK, SIM)
-VIRTUAL_TIME_SCALE = 20.0     # virtual brick: simulated seconds per real second
-SIM_NOISE = 0.05              # the simulated colour sensor's relative noise
+SIM_NOISE = "moderate"        # the simulated colour sensor's noise (like a real sensor)
 
 
 class OpenRobot(object):
@@ -44,27 +43,24 @@ class OpenRobot(object):
         return False
 
 
-SCRAMBLE_MOVES = {2: 15, 3: 30}
-
-
 def scrambled(n, seed):
-    """A random cube-frame state of size n: seeded random face turns from solved."""
-    from solver.facelets import solved
-    from solver.moves import apply, face_turns
-    rng = random.Random(seed)
-    turns = face_turns(n, wide=False)
-    return apply(solved(n), [rng.choice(turns) for _ in range(SCRAMBLE_MOVES.get(n, 30))], n)
+    """A random cube-frame state of size n (robot.sim.factory's scramble of `seed`)."""
+    from .sim.factory import scramble
+    return scramble(n, random.Random(seed))[0]
 
 
 def make_world(config, state, seed=0, noise=SIM_NOISE):
-    """A simulated world with `state` (cube-frame facelets, or None) on the table."""
-    from .sim.ideal_sensor import IdealSensorModel
+    """A simulated world with `state` (cube-frame facelets, or None) on the table;
+    the sensor model and its seed as robot.sim.factory makes them."""
+    from .sim.factory import SENSOR_SEED_OFFSET
+    from .sim.sensor_model import SensorModel
     from .sim.world import World
-    return World(state, config, IdealSensorModel(noise), random.Random(seed))
+    sensor = SensorModel(random.Random(seed + SENSOR_SEED_OFFSET), noise=noise)
+    return World(state, config, sensor, random.Random(seed))
 
 
 def open_backend(kind, config, state=None, seed=0, screen=None, missing=(),
-                 proximity="ir", time_scale=VIRTUAL_TIME_SCALE, world=None, missing_ok=False):
+                 proximity="ir", world=None, missing_ok=False):
     """Open the robot. For the simulated kinds, `state` is the cube put on
     the table (or pass a ready `world`); `missing` lists ports with nothing
     plugged in (virtual brick fault injection). Raises DeviceMissing, or with
@@ -82,7 +78,7 @@ def open_backend(kind, config, state=None, seed=0, screen=None, missing=(),
         return OpenRobot(kind, hw, world=world)
     if kind == VIRTUAL_BRICK:
         from .virtual_brick.brick import VirtualBrick
-        brick = VirtualBrick(world, config, time_scale=time_scale, missing=missing, proximity=proximity)
+        brick = VirtualBrick(world, config, missing=missing, proximity=proximity)
         brick.start()
         try:
             hw = brick.make_hardware(screen=screen, missing_ok=missing_ok)

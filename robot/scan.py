@@ -9,7 +9,9 @@ table turned theta cube degrees clockwise from above, the spot at radius r
 it was when the ring began (x towards R, z towards F). On a 3x3x3 the edges
 pass at theta = 0, 90, ... (arm at the edge radius) and the corners at 45,
 135, ... (corner radius); on a 2x2x2 only corners, at the 2x2x2 radius.
-The arm moves between radii while the table turns.
+The table turns through the ring in one move at `scan_table_speed_dps`;
+each facelet is sampled as the encoder passes its angle, and the arm moves
+between radii on the way.
 
 Faces come up by flips (x: the face at the front comes up) after a table
 turn; `face_route` picks, for the faces still needed, the fewest flips and
@@ -34,6 +36,8 @@ EDGE_RADIUS_FACELETS = 1.0                 # a 3x3x3 edge facelet's centre
 CORNER_RADIUS_FACELETS = math.sqrt(2.0)    # a 3x3x3 corner facelet's centre
 CORNER_2X2_RADIUS_FACELETS = math.sqrt(0.5)
 MAX_FLIPS_SEARCHED = 6
+POLL_S = 0.005             # how often the encoder is looked at while the ring turns
+SAMPLE_LEAD_DEG = 1.5      # start sampling this many cube degrees early, per sample
 
 # One place to read: table angle (cube degrees, from the ring's start), the
 # named arm position, and the robot-frame U facelet index under the spot.
@@ -160,20 +164,48 @@ class Scanner(object):
         else:
             order = []
         theta = 0
-        for spot_theta, spot in order:
+        arm_deg = self.config.arm_positions_deg()
+        if order:
+            self.mech.arm_in_and_release(arm_deg[order[0][1].arm])
+        for spot_theta, spot in order:          # spots under the sensor before the table turns
+            if spot_theta != 0:
+                break
             self._check_stop()
-            self.mech.start_arm_to(self.config.arm_positions_deg()[spot.arm])
-            if spot_theta != theta:
-                self.mech.rotate_table_deg(spot_theta - theta)
-                theta = spot_theta
-            self.mech.wait_arm()
+            self.mech.move_arm_to(arm_deg[spot.arm], settle=False)
             self._sample(mapping[spot.robot_index])
+        moving = [(t, spot) for t, spot in order if t != 0]
+        if moving:
+            theta = self._read_ring(moving, mapping, arm_deg)
         # The faces are square again at the target turn (target - theta is a
         # multiple of 45 that makes the total a multiple of 90).
         end = target + 360 * int(round((theta - target) / 360.0))
+        self.mech.start_arm_to(arm_deg["half"])       # clear of the flip, while the table turns
         if end != theta:
             self.mech.rotate_table_deg(end - theta)
         self.where = orientation.rotate(self.where, "y", end // 90)
+
+    def _read_ring(self, moving, mapping, arm_deg):
+        """Turn the table once through the spots at `moving` [(theta, spot)], reading
+        each as the encoder passes it; the arm moves to each spot's radius on the way.
+        Returns the table angle reached (the last spot's theta)."""
+        mech = self.mech
+        last = moving[-1][0]
+        sign = 1 if last > 0 else -1
+        mech.move_arm_to(arm_deg[moving[0][1].arm], settle=False)
+        start = mech.table_cube_deg()
+        mech.start_table_by_deg(last, self.config.scan_table_speed_dps)
+        lead = SAMPLE_LEAD_DEG * self.config.samples_per_facelet
+        for theta, spot in moving:
+            self._check_stop()
+            mech.start_arm_to(arm_deg[spot.arm])
+            while sign * (mech.table_position_cube_deg() - start) < sign * theta - lead:
+                if not mech.table_is_moving():
+                    break
+                mech.sleep_s(POLL_S)
+            mech.wait_arm()
+            self._sample(mapping[spot.robot_index])
+        mech.wait_table()
+        return last
 
     def _sample(self, index):
         samples = [tuple(self.mech.read_rgb()) for _ in range(self.config.samples_per_facelet)]

@@ -29,6 +29,11 @@ def register(subparsers):
                         help="solver time budget in seconds (3x3x3: more time, more candidates)")
     parser.add_argument("--fault", choices=("dead-sensor", "stuck-table"), default=None,
                         help="inject a fault into the simulated robot (to see how a run fails)")
+    parser.add_argument("--virtual-brick", action="store_true",
+                        help="drive the simulated cube through python-ev3dev2 on a virtual brick "
+                             "(fake sysfs with motor physics; slower, real library)")
+    parser.add_argument("--screenshots", metavar="DIR", default=None,
+                        help="with --virtual-brick: save the brick's screens as PNG files in DIR")
     parser.set_defaults(run=run)
 
 
@@ -68,15 +73,36 @@ def run(args):
     from ..errors import ConfigError, RobotError
     from ..pipeline import run_job
     from ..sim.factory import make_sim_robot
+    from ..cli import UsageError
     config = load_config(args.config)
-    robot = make_sim_robot(args.size, args.seed, config=config, noise=args.noise, debug=args.debug,
-                           fault=args.fault)
+    if args.screenshots and not args.virtual_brick:
+        raise UsageError("--screenshots needs --virtual-brick")
+    opened, feed = None, None
+    if args.virtual_brick:
+        from ..virtual_brick.robot import open_virtual_robot
+        screen = None
+        if args.screenshots:
+            from ..screenfeed import ScreenFeed
+            from ..virtual_brick.screen import PngScreen
+            screen = PngScreen(args.screenshots)
+            feed = ScreenFeed(screen, args.size)
+        opened = open_virtual_robot(args.size, args.seed, config=config, noise=args.noise,
+                                    debug=args.debug, fault=args.fault, screen=screen)
+        robot = opened.robot
+    else:
+        robot = make_sim_robot(args.size, args.seed, config=config, noise=args.noise, debug=args.debug,
+                               fault=args.fault)
     try:
-        result = run_job(robot, args.size, budget=args.budget)
+        result = run_job(robot, args.size, budget=args.budget, emit=feed)
     except ConfigError:
         raise
     except (RobotError, CubeError) as exc:
         result = {"solved": False, "size": args.size, "error": str(exc)}
+    finally:
+        if opened is not None:
+            opened.close()
+    if feed is not None:
+        feed.finish(result)
     result["seed"] = args.seed
     if args.json:
         sys.stdout.write(json.dumps(result, sort_keys=True) + "\n")

@@ -70,6 +70,7 @@ def run(args):
             if args.runs is not None and app.finished_runs >= args.runs and idle:
                 return True
             return idle and bool(getattr(hw.buttons, "quit", False))
+        _exit_on_sigterm()
         try:
             app.run(should_exit)
         finally:
@@ -78,3 +79,12 @@ def run(args):
             service.stop()
             service.wait()
     return 0
+
+
+def _exit_on_sigterm():
+    """systemd stops the app with SIGTERM: unwind (stop the run, motors safe)."""
+    import signal
+
+    def handler(signum, frame):
+        raise SystemExit(0)
+    signal.signal(signal.SIGTERM, handler)

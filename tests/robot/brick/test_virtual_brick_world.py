@@ -20,7 +20,7 @@ pytest.importorskip("ev3dev2")
 def make(state, config=None, **kw):
     config = config or Config()
     world = World(state, config, IdealSensorModel(), random.Random(0))
-    brick = VirtualBrick(world, config, time_scale=kw.pop("time_scale", 20.0), **kw)
+    brick = VirtualBrick(world, config, **kw)
     return world, brick, config
 
 
