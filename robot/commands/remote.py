@@ -110,8 +110,7 @@ def _follow(link, out):
         last = time.time()
         out.message(message)
         out.text(describe(message))
-        name, data = message.get("event"), message.get("data") or {}
-        if name in ("finished", "error"):
+        if message.get("event") in ("finished", "error"):
             return run_exit_code(message)
 
 

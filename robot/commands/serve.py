@@ -54,6 +54,13 @@ def hardware_service(kind, size, config, first_seed=0):
     return RobotService(robot_factory(opened, config, first_seed), default_size=size), opened
 
 
+def link_server(service, device, baud=None, **options):
+    """The LinkServer `serve` runs: the sizes the robot turns, default baud; options go to LinkServer."""
+    from ..link.server import DEFAULT_BAUD, LinkServer
+    from .demo import SIZES
+    return LinkServer(service, device, baud or DEFAULT_BAUD, sizes=SIZES, **options)
+
+
 def _stderr_logging():
     log = logging.getLogger("cubebot")
     if not log.handlers:
@@ -67,7 +74,6 @@ def run(args):
     from ..backends import SIM
     from ..cli import UsageError
     from ..config import load_config
-    from ..link.server import DEFAULT_BAUD, LinkServer
     from .demo import SIZES
     if args.size not in SIZES:
         raise UsageError("--size {} is not supported: use one of {}".format(
@@ -81,7 +87,7 @@ def run(args):
         service = sim_service(args.size, args.seed, config)
     else:
         service, opened = hardware_service(args.backend, args.size, config, args.seed)
-    server = LinkServer(service, args.port, args.baud or DEFAULT_BAUD, sizes=SIZES)
+    server = link_server(service, args.port, args.baud)
 
     def on_signal(signum, frame):
         server.close()

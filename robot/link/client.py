@@ -16,7 +16,7 @@ import threading
 
 from ..errors import LinkError, RemoteError
 from .framing import Channel
-from .server import DEFAULT_BAUD, link_errors, open_serial
+from .server import DEFAULT_BAUD, link_errors, open_serial, reason
 
 DEFAULT_TIMEOUT_S = 5.0           # a reply to an ordinary request
 EVENT_QUEUE_LIMIT = 10000         # events kept for a slow consumer before the oldest go
@@ -48,7 +48,7 @@ class LinkClient(object):
             self._port = self.opener(self.device, self.baud)
             self._port.reset_input_buffer()    # drop stale output queued before we came
         except link_errors() + (ValueError,) as exc:
-            raise LinkError("cannot open {}: {}".format(self.device, exc))
+            raise LinkError("cannot open {}: {}".format(self.device, reason(exc)))
         self._channel = Channel(self._port)
         self._reader = threading.Thread(target=self._read_loop, name="link-reader")
         self._reader.daemon = True

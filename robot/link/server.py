@@ -14,11 +14,12 @@ two ends can never talk each other into a loop.
 """
 
 import collections
+import os
 import logging
 import threading
 
 from .. import __version__
-from .framing import READ_POLL_S, WRITE_TIMEOUT_S, Channel
+from .framing import PARTIAL_LINE_TIMEOUT_S, READ_POLL_S, WRITE_TIMEOUT_S, Channel
 from .protocol import ALL_SIZES, Dispatcher, event_message
 
 DEFAULT_BAUD = 115200
@@ -42,6 +43,14 @@ def link_errors():
     """The exceptions that mean the device failed or vanished."""
     import serial
     return (serial.SerialException, OSError)
+
+
+def reason(exc):
+    """A short text for an open/read failure: the OS's words when there is an errno."""
+    number = getattr(exc, "errno", None)
+    if isinstance(number, int):
+        return os.strerror(number)
+    return str(exc) or type(exc).__name__
 
 
 class Outbox(object):
@@ -73,12 +82,14 @@ class LinkServer(object):
     """See the module docstring. `stats` counts what happened on the link."""
 
     def __init__(self, service, device, baud=DEFAULT_BAUD, opener=open_serial,
-                 reconnect_max_s=RECONNECT_MAX_S, software_version=__version__, sizes=ALL_SIZES):
+                 reconnect_max_s=RECONNECT_MAX_S, software_version=__version__, sizes=ALL_SIZES,
+                 partial_timeout_s=PARTIAL_LINE_TIMEOUT_S):
         self.service = service
         self.device = device
         self.baud = baud
         self.opener = opener
         self.reconnect_max_s = reconnect_max_s
+        self.partial_timeout_s = partial_timeout_s
         self.dispatcher = Dispatcher(service, software_version, sizes)
         self.stats = {"connections": 0, "requests": 0, "frame_errors": 0, "discarded": 0,
                       "ignored": 0, "dropped_events": 0, "write_timeouts": 0, "link_losses": 0}
@@ -112,7 +123,7 @@ class LinkServer(object):
             try:
                 port = self.opener(self.device, self.baud)
             except link_errors() + (ValueError,) as exc:
-                message = str(exc)
+                message = reason(exc)
                 if message != reported:
                     LOG.warning("waiting for %s: %s", self.device, message)
                     reported = message
@@ -123,15 +134,15 @@ class LinkServer(object):
             reported = None
             self.stats["connections"] += 1
             LOG.info("link up on %s", self.device)
-            reason = self._session(port)
-            if reason is not None:
+            why = self._session(port)
+            if why is not None:
                 self.stats["link_losses"] += 1
-                LOG.warning("link lost on %s: %s; waiting for it to come back", self.device, reason)
+                LOG.warning("link lost on %s: %s; waiting for it to come back", self.device, why)
 
     # -- one connection -----------------------------------------------------
     def _session(self, port):
         """Talk over one open port until it fails (returns the reason) or close() (None)."""
-        channel = Channel(port)
+        channel = Channel(port, partial_timeout_s=self.partial_timeout_s)
         outbox = Outbox()
         lost = []
         ended = threading.Event()
@@ -151,7 +162,7 @@ class LinkServer(object):
                 try:
                     items = channel.poll()
                 except link_errors() as exc:
-                    lost.append(str(exc) or type(exc).__name__)
+                    lost.append(reason(exc))
                     break
                 for item in items:
                     reply = self._answer(item)
@@ -192,7 +203,7 @@ class LinkServer(object):
             except serial.SerialTimeoutException:
                 self.stats["write_timeouts"] += 1     # nobody reads: drop it, keep serving
             except link_errors() as exc:
-                lost.append(str(exc) or type(exc).__name__)
+                lost.append(reason(exc))
 
     def _drain(self, outbox, channel):
         """On a clean close: send what is still queued (best effort, bounded by the write timeout)."""

@@ -84,6 +84,7 @@ class WatchView(object):
         self.result = None
         self.error = None
         self.note = None              # e.g. "link lost, reconnecting"
+        self.help = None              # a line about the keys, drawn last
 
     def apply_status(self, status):
         self.state = status.get("state", self.state)
@@ -167,6 +168,8 @@ class WatchView(object):
             lines.append("error   " + self.error)
         if self.note:
             lines.append(self.note)
+        if self.help:
+            lines.extend(["", self.help])
         return "\n".join(lines)
 
     def _solution_line(self, color):

@@ -5,13 +5,23 @@ WATCH_REDRAW_S); otherwise each event is one line of text; with --json each
 message is printed raw. Once connected, a lost link is shown and the device
 reopened every WATCH_RECONNECT_S (a projector view survives a brick reboot);
 failing to open it the first time is an error (exit 1). Ctrl-C ends it (0).
+
+Keys (single keys on a terminal, else lines on stdin): r = run, c = scan,
+s = stop, q = quit, so the teacher can drive the robot from the projector
+view (one program per serial port: a second reader would steal its bytes).
 """
 
+import queue
 import sys
+import threading
 import time
 
-from ..errors import LinkError
+from ..errors import LinkError, RemoteError
 from .watch import WatchView, describe, frame
+
+KEY_COMMANDS = {"r": "run", "c": "scan", "s": "stop"}
+QUIT_KEYS = ("q", "\x03")
+HELP = "keys: r run, c scan, s stop, q quit"
 
 
 def _ended(message):
@@ -55,12 +65,74 @@ class _Screen(object):
         self.draw(force=True)
 
 
-def watch(make_client, args, out, stream_is_tty=None):
+class _Keys(object):
+    """Keys from stdin in a daemon thread: cbreak mode on a terminal (restored by close())."""
+
+    def __init__(self, stream):
+        self.queue = queue.Queue()
+        self.stream = stream
+        self._saved = None
+        try:
+            self.tty = stream.isatty()
+        except (AttributeError, ValueError):
+            self.tty = False
+        if self.tty:
+            import termios
+            import tty
+            fd = stream.fileno()
+            self._saved = termios.tcgetattr(fd)
+            tty.setcbreak(fd)
+        thread = threading.Thread(target=self._read, name="watch-keys")
+        thread.daemon = True
+        thread.start()
+
+    def _read(self):
+        while True:
+            try:
+                text = self.stream.read(1) if self.tty else self.stream.readline()
+            except (OSError, ValueError):
+                return
+            if not text:
+                return
+            key = text.strip()[:1].lower() if not self.tty else text.lower()
+            if key:
+                self.queue.put(key)
+
+    def get(self):
+        try:
+            return self.queue.get_nowait()
+        except queue.Empty:
+            return None
+
+    def close(self):
+        if self._saved is not None:
+            import termios
+            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self._saved)
+
+
+def _key_action(link, screen, key):
+    """Do what a key asks; True to quit."""
+    if key in QUIT_KEYS:
+        return True
+    cmd = KEY_COMMANDS.get(key)
+    if cmd is None:
+        return False
+    try:
+        link.request(cmd)
+        screen.note(None)
+    except RemoteError as exc:
+        screen.note(str(exc))
+    return False
+
+
+def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
     """Run the watch view until Ctrl-C (or, with args.once, the end of the next run); the exit code."""
     from ..commands.remote import WATCH_POLL_S, WATCH_RECONNECT_S, WATCH_REDRAW_S, run_exit_code
     tty = out.stream.isatty() if stream_is_tty is None else stream_is_tty
     screen = _Screen(WatchView("cubebot on {}".format(args.port)), out, tty, WATCH_REDRAW_S)
     connected_once = False
+    keys = _Keys(keys_stream if keys_stream is not None else sys.stdin)
+    screen.view.help = HELP
     try:
         while True:
             try:
@@ -69,6 +141,8 @@ def watch(make_client, args, out, stream_is_tty=None):
                     connected_once = True
                     screen.view.apply_status(status)
                     screen.note(None)
+                    if not screen.tty:
+                        screen.out.text("connected to {}: state {}; {}".format(args.port, status.get("state"), HELP))
                     while True:
                         message = link.next_event(WATCH_POLL_S)
                         if message is not None:
@@ -76,6 +150,9 @@ def watch(make_client, args, out, stream_is_tty=None):
                             if args.once and _ended(message):
                                 screen.draw(force=True)
                                 return run_exit_code(message)
+                        key = keys.get()
+                        if key is not None and _key_action(link, screen, key):
+                            return 0
                         screen.draw()
             except LinkError as exc:
                 if not connected_once or args.once:
@@ -83,6 +160,8 @@ def watch(make_client, args, out, stream_is_tty=None):
                 screen.note("link lost ({}); reconnecting...".format(exc))
                 time.sleep(WATCH_RECONNECT_S)
     except KeyboardInterrupt:
-        if screen.tty:
-            sys.stdout.write("\n")
         return 0
+    finally:
+        keys.close()
+        if screen.tty:
+            out.stream.write("\n")
