@@ -44,6 +44,8 @@ die() { printf 'deploy: error: %s\n' "$*" >&2; exit 1; }
 usage_error() { printf 'deploy: error: %s (see --help)\n' "$*" >&2; exit "$EXIT_USAGE"; }
 step() { printf '\n== %s/%s %s\n' "$1" "$STEPS" "$2"; }
 say() { printf '  %s\n' "$*"; }
+# plan TEXT: in a dry run, what the brick would do (in a real run brick.sh says it).
+plan() { if [ "$DRY_RUN" -eq 1 ]; then say "on the brick: $*"; fi; }
 
 # quote WORD: WORD in single quotes, safe inside a remote shell command line.
 quote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
@@ -119,12 +121,9 @@ cleanup() {
     rm -rf "$CONTROL_DIR"
 }
 
-# remote ARGS...: brick.sh ARGS on the brick, from the installed copy (from the upload
-# for `activate`).
+# remote ARGS...: brick.sh ARGS on the brick, from the installed copy.
 remote() {
-    local tree=cubebot
-    if [ "$1" = activate ]; then tree=cubebot.new; fi
-    run "${SSH[@]}" "$TARGET" "$REMOTE_ENV sh $HOME_DIR/$tree/deploy/brick.sh $*"
+    run "${SSH[@]}" "$TARGET" "$REMOTE_ENV sh $HOME_DIR/cubebot/deploy/brick.sh $*"
 }
 
 # remote_root ARGS...: the same for steps that need root. When sudo on the brick wants a
@@ -202,20 +201,26 @@ step_copy() {
     else
         for name in "${TABLE_FILES[@]}"; do files+=("tables/$name"); done
     fi
+    # Unpack into ~/cubebot.new, then (same SSH session) check it and swap it in.
     # shellcheck disable=SC2016  # expands on the brick
     local receive='H=${CUBEBOT_HOME:-$HOME}; rm -rf "$H/cubebot.new" && mkdir -p "$H/cubebot.new" && tar -xzf - -C "$H/cubebot.new"'
+    local command
+    command="$REMOTE_ENV sh -c $(quote "$receive") && $REMOTE_ENV sh $HOME_DIR/cubebot.new/deploy/brick.sh activate $reuse"
     show tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" "|"
-    show "${SSH[@]}" "$TARGET" "$REMOTE_ENV sh -c $(quote "$receive")"
+    show "${SSH[@]}" "$TARGET" "$command"
     if [ "$DRY_RUN" -eq 0 ]; then
+        say "sending $(du -ck "${files[@]/#/$ROOT/}" | tail -n 1 | cut -f 1) KiB (before compression)"
         COPYFILE_DISABLE=1 tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" |
-            "${SSH[@]}" "$TARGET" "$REMOTE_ENV sh -c $(quote "$receive")" || die "copying to $TARGET failed"
-        say "sent $(du -ck "${files[@]/#/$ROOT/}" | tail -n 1 | cut -f 1) KiB before compression"
+            "${SSH[@]}" "$TARGET" "$command" || die "copying to $TARGET or checking the upload there failed"
     fi
-    remote activate ${reuse:+"$reuse"} || die "installing the upload on $TARGET failed"
 }
 
 step_deps() {
     step 3 "install: what the brick's Python 3.5 lacks (kociemba, pyserial), the launcher ~/bin/cubebot"
+    plan "when python3 lacks kociemba (compiled) or pyserial: apt-get install (as root)" \
+        "build-essential libffi-dev python3-dev python3-cffi python3-pip; pip3 install --user" \
+        "'pytest-runner<5.3' future kociemba pyserial. Then: write ~/bin/cubebot, byte-compile," \
+        "one kociemba solve to write its cache"
     remote_root deps || die "installing the dependencies on $TARGET failed (see docs/deploy.md)"
 }
 
@@ -229,6 +234,9 @@ step_service() {
     # The app and diag would fight over the motors and the 64 MB of RAM: stop the app
     # while diag runs, start it afterwards.
     if [ "$DO_DIAG" -eq 1 ]; then action=stop; fi
+    plan "install systemd/cubebot.service as /etc/systemd/system/cubebot.service (as root)" \
+        "when it differs, systemctl daemon-reload, systemctl enable cubebot, systemctl $action cubebot;" \
+        "skipped when the brick has no systemd"
     remote_root service "$action" || die "installing the service on $TARGET failed"
 }
 
@@ -238,6 +246,7 @@ step_diag() {
     if [ "$DO_DIAG" -eq 0 ]; then
         say "SKIPPED: --no-diag"
     else
+        plan "cubebot diag --quick (the ~/bin/cubebot launcher), its report shown here"
         remote diag || rc=$?
     fi
     if [ "$DO_SERVICE" -eq 1 ] && [ "$DO_DIAG" -eq 1 ]; then

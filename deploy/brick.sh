@@ -60,26 +60,14 @@ have_systemd() {
     command -v "$SYSTEMCTL" >/dev/null 2>&1 && [ -d /run/systemd/system ]
 }
 
-# tablecheck TREE [--list | --digest]: deploy/tablecheck.py of TREE on TREE/tables.
-tablecheck() {
-    tree=$1
-    shift
-    "$PY" "$tree/deploy/tablecheck.py" "$tree/tables" "$@"
-}
-
+# What the brick has. Each python3 start costs seconds on the brick: one here.
 cmd_probe() {
     echo "home=$H"
-    if command -v "$PY" >/dev/null 2>&1; then
-        echo "python=$("$PY" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])')"
-    else
-        echo "python=none"
-    fi
-    if [ -f "$APP/tables/manifest.json" ] && [ -f "$APP/deploy/tablecheck.py" ] && command -v "$PY" >/dev/null 2>&1; then
-        echo "manifest=$(tablecheck "$APP" --digest)"
-        if tablecheck "$APP" >/dev/null 2>&1; then echo "tables=ok"; else echo "tables=bad"; fi
-    else
-        echo "manifest=none"
-        echo "tables=none"
+    if ! command -v "$PY" >/dev/null 2>&1; then
+        printf 'python=none\nmanifest=none\ntables=none\n'
+    elif ! [ -f "$APP/deploy/tablecheck.py" ] || ! "$PY" "$APP/deploy/tablecheck.py" "$APP/tables" --status 2>/dev/null; then
+        "$PY" -c 'import sys; print("python=%d.%d.%d" % sys.version_info[:3])'
+        printf 'manifest=none\ntables=none\n'
     fi
     if have_systemd; then echo "systemd=yes"; else echo "systemd=no"; fi
     echo "privilege=$(privilege)"
@@ -88,15 +76,14 @@ cmd_probe() {
 # Put the upload in $NEW in place of $APP, once its tables match the manifest.
 cmd_activate() {
     [ -d "$NEW" ] || die "nothing uploaded at $NEW"
-    if [ "${1:-}" = "--reuse-tables" ]; then
-        list=$(tablecheck "$APP" --list)
-        for name in $list; do
-            ln -f "$APP/tables/$name" "$NEW/tables/$name" 2>/dev/null || cp -p "$APP/tables/$name" "$NEW/tables/$name"
-        done
-        say "reused the tables already on the brick"
+    reuse=${1:-}
+    set -- "$PY" "$NEW/deploy/tablecheck.py" "$NEW/tables"
+    if [ "$reuse" = "--reuse-tables" ]; then
+        set -- "$@" --adopt "$APP/tables"
+        say "reusing the tables already on the brick"
     fi
     say "checking the tables against the manifest on arrival:"
-    if report=$(tablecheck "$NEW" 2>&1); then
+    if report=$("$@" 2>&1); then
         printf '%s\n' "$report" | sed 's/^/    /'
     else
         printf '%s\n' "$report" | sed 's/^/    /'
@@ -136,39 +123,66 @@ pip_user() {
     PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONUSERBASE="$H/.local" "$PY" -m pip install --user -q "$@"
 }
 
+# The python packages the brick lacks ("kociemba", "pyserial"), space-separated. When
+# kociemba is there, one solve makes it write its pruning-table cache (once).
+missing_packages() {
+    "$PY" - "$WARMUP_STATE" <<'EOF'
+import sys
+missing = []
+try:
+    import kociemba.ckociembawrapper  # the compiled solver, not the slow pure-Python fallback
+except ImportError:
+    missing.append("kociemba")
+try:
+    import serial  # noqa: F401
+except ImportError:
+    missing.append("pyserial")
+if "kociemba" not in missing:
+    import kociemba
+    try:
+        kociemba.solve(sys.argv[1])
+    except Exception as exc:
+        sys.stderr.write("  warning: kociemba could not solve a test cube: {}\n".format(exc))
+print("missing=" + " ".join(missing))
+EOF
+}
+
+# check_packages: sets $missing from missing_packages (kociemba's import prints noise).
+check_packages() {
+    report=$(missing_packages) || die "$PY could not check its packages"
+    case "$report" in
+        *missing=*) missing=$(printf '%s\n' "$report" | sed -n 's/^missing=//p') ;;
+        *) die "$PY could not check its packages" ;;
+    esac
+}
+
 # Install what the brick's Python lacks (kociemba compiled, pyserial), the launcher,
 # byte-code for faster starts, and kociemba's cache.
 cmd_deps() {
     export PYTHONUSERBASE="$H/.local"
-    need_kociemba=no
-    need_serial=no
-    "$PY" -c 'import kociemba.ckociembawrapper' >/dev/null 2>&1 || need_kociemba=yes
-    "$PY" -c 'import serial' >/dev/null 2>&1 || need_serial=yes
-    if [ "$need_kociemba" = no ] && [ "$need_serial" = no ]; then
-        say "python packages present: kociemba (compiled), pyserial"
+    check_packages
+    if [ -z "$missing" ]; then
+        say "python packages present: kociemba (compiled), pyserial; kociemba's cache is ready"
     else
-        if [ "$need_kociemba" = yes ]; then
+        say "python packages missing: $missing"
+        if [ "$missing" != pyserial ]; then
             install_debs
             say "pip: kociemba (compiles its C extension: several minutes on the brick)"
             # shellcheck disable=SC2086  # the pins are separate words
             pip_user $KOCIEMBA_SETUP_PINS
             pip_user kociemba
         fi
-        if [ "$need_serial" = yes ]; then
+        if [ "$missing" != kociemba ]; then
             "$PY" -m pip --version >/dev/null 2>&1 || as_root apt-get install -y -qq python3-pip
             say "pip: pyserial"
             pip_user pyserial
         fi
-        "$PY" -c 'import kociemba.ckociembawrapper, serial' || die "kociemba or pyserial still missing after installing them"
-        say "python packages installed"
+        check_packages
+        [ -z "$missing" ] || die "still missing after installing them: $missing"
+        say "python packages installed; kociemba's cache is ready"
     fi
     write_launcher
-    "$PY" -m compileall -q "$APP/robot" "$APP/solver" >/dev/null || say "warning: could not byte-compile (starts will be slower)"
-    if "$PY" -c "import kociemba; kociemba.solve('$WARMUP_STATE')" >/dev/null 2>&1; then
-        say "kociemba's cache is ready"
-    else
-        say "warning: kociemba could not solve a test cube"
-    fi
+    "$PY" -m compileall -q "$APP/robot" "$APP/solver" "$APP/deploy" >/dev/null || say "warning: could not byte-compile (starts will be slower)"
 }
 
 write_launcher() {
@@ -220,16 +234,19 @@ cmd_service() {
     say "service enabled, $action done: $("$SYSTEMCTL" is-active "$UNIT_NAME" || true)"
 }
 
+# cubebot diag --quick, its report shown as it comes (stderr once it ended).
 cmd_diag() {
-    if ! "$LAUNCHER" diag --help >/dev/null 2>&1; then
-        say "SKIPPED: this version of cubebot has no 'diag' command yet"
-        return 0
-    fi
+    errors=$(mktemp)
     rc=0
-    "$LAUNCHER" diag --quick || rc=$?
-    if [ "$rc" -ne 0 ]; then
-        say "cubebot diag --quick found faults (exit $rc)"
+    "$LAUNCHER" diag --quick 2>"$errors" || rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "invalid choice: 'diag'" "$errors"; then
+        say "SKIPPED: this version of cubebot has no 'diag' command yet"
+        rc=0
+    else
+        cat "$errors" >&2
+        [ "$rc" -eq 0 ] || say "cubebot diag --quick found faults (exit $rc)"
     fi
+    rm -f "$errors"
     return "$rc"
 }
 

@@ -6,16 +6,21 @@ library only. The manifest lists each table with its name, size (bytes) and
 sha256 (hex); it may be a list of entries, a {"tables": [...]} object, or an
 object mapping names to {"size": ..., "sha256": ...}.
 
-Usage: python3 tablecheck.py TABLES_DIR [--list | --digest]
+Usage: python3 tablecheck.py TABLES_DIR [--list | --digest | --status | --adopt OLD_DIR]
   (default)  one line per table (ok / missing / bad); exit 0 when all are ok,
              1 when one is missing or bad, 2 when the manifest is unreadable.
   --list     print the table file names (relative to TABLES_DIR) and exit.
   --digest   print the sha256 of manifest.json itself and exit.
+  --status   print python=X.Y.Z, manifest=SHA256|none and tables=ok|bad|none
+             (one python start on the brick, where each costs seconds); exit 0.
+  --adopt OLD_DIR  first hard-link (or copy) from OLD_DIR every table file that
+             TABLES_DIR lacks, then check as by default.
 """
 
 import hashlib
 import json
 import os
+import shutil
 import sys
 
 MANIFEST = "manifest.json"
@@ -109,24 +114,73 @@ def check(tables_dir, out):
     return status
 
 
+def status(tables_dir, out):
+    """Write python=, manifest= and tables= lines (what the brick has)."""
+    out.write("python={}.{}.{}\n".format(*sys.version_info[:3]))
+    path = os.path.join(tables_dir, MANIFEST)
+    if not os.path.isfile(path):
+        out.write("manifest=none\ntables=none\n")
+        return
+    out.write("manifest={}\n".format(sha256_of(path)))
+    try:
+        ok = check(tables_dir, _Discard()) == EXIT_OK
+    except (ManifestError, ValueError):
+        ok = False
+    out.write("tables={}\n".format("ok" if ok else "bad"))
+
+
+class _Discard(object):
+    """A writable that drops what it is given."""
+
+    def write(self, text):
+        return len(text)
+
+
+def adopt(tables_dir, old_dir):
+    """Hard-link (else copy) each manifest table that tables_dir lacks from old_dir."""
+    for name, _, _ in load_entries(tables_dir):
+        target = os.path.join(tables_dir, name)
+        source = os.path.join(old_dir, name)
+        if os.path.exists(target) or not os.path.isfile(source):
+            continue
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copy2(source, target)
+
+
+def digest(tables_dir):
+    """Hex sha256 of the manifest file."""
+    path = os.path.join(tables_dir, MANIFEST)
+    if not os.path.isfile(path):
+        raise ManifestError("no {}".format(path))
+    return sha256_of(path)
+
+
+USAGE = "usage: tablecheck.py TABLES_DIR [--list | --digest | --status | --adopt OLD_DIR]\n"
+
+
 def main(argv):
     """Command-line entry; returns the exit code."""
-    if len(argv) not in (1, 2) or (len(argv) == 2 and argv[1] not in ("--list", "--digest")):
-        sys.stderr.write("usage: tablecheck.py TABLES_DIR [--list | --digest]\n")
+    option = argv[1] if len(argv) > 1 else None
+    arity = {None: 1, "--list": 2, "--digest": 2, "--status": 2, "--adopt": 3}
+    if not argv or option not in arity or len(argv) != arity[option]:
+        sys.stderr.write(USAGE)
         return EXIT_MANIFEST
     tables_dir = argv[0]
     try:
-        if len(argv) == 2 and argv[1] == "--digest":
-            path = os.path.join(tables_dir, MANIFEST)
-            if not os.path.isfile(path):
-                raise ManifestError("no {}".format(path))
-            sys.stdout.write(sha256_of(path) + "\n")
-            return EXIT_OK
-        if len(argv) == 2:
+        if option == "--digest":
+            sys.stdout.write(digest(tables_dir) + "\n")
+        elif option == "--status":
+            status(tables_dir, sys.stdout)
+        elif option == "--list":
             for name, _, _ in load_entries(tables_dir):
                 sys.stdout.write(name + "\n")
-            return EXIT_OK
-        return check(tables_dir, sys.stdout)
+        else:
+            if option == "--adopt":
+                adopt(tables_dir, argv[2])
+            return check(tables_dir, sys.stdout)
+        return EXIT_OK
     except (ManifestError, ValueError) as exc:
         sys.stderr.write("tablecheck: {}\n".format(exc))
         return EXIT_MANIFEST

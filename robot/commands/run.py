@@ -36,14 +36,14 @@ def register(subparsers):
 
 def run(args):
     from ..app import App, Settings, setup_logging
-    from ..backends import EV3, open_backend, robot_factory
+    from ..backends import EV3, colour_profile, open_backend, robot_config, robot_factory
     from ..cli import UsageError
-    from ..config import load_config
     from ..ev3.devices import RealClock
     from ..service import RobotService
     if args.screenshots and args.backend == EV3:
         raise UsageError("--screenshots works with --virtual-brick or --sim (the brick has its LCD)")
-    config = load_config(args.config)
+    config = robot_config(args.config, args.backend)
+    profile = colour_profile(args.profile, args.backend)
     setup_logging(os.path.expanduser(args.log_file) if args.log_file else None)
     screen = None
     if args.screenshots:
@@ -55,7 +55,7 @@ def run(args):
         if args.keys:
             from ..keys import StdinButtons
             hw.buttons = StdinButtons()
-        service = RobotService(robot_factory(opened, config, args.seed))
+        service = RobotService(robot_factory(opened, config, args.seed, profile))
         app = App(service, hw, Settings(os.path.expanduser(args.settings)), RealClock(),
                   config.cube_present_cm)
 

@@ -46,12 +46,12 @@ def sim_service(size, first_seed=0, config=None):
     return RobotService(make_robot, default_size=size)
 
 
-def hardware_service(kind, size, config, first_seed=0):
+def hardware_service(kind, size, config, first_seed=0, profile=None):
     """(RobotService, OpenRobot) on the real brick or the virtual brick; close the OpenRobot after."""
     from ..backends import open_backend, robot_factory
     from ..service import RobotService
     opened = open_backend(kind, config, state=None, seed=first_seed)
-    return RobotService(robot_factory(opened, config, first_seed), default_size=size), opened
+    return RobotService(robot_factory(opened, config, first_seed, profile), default_size=size), opened
 
 
 def link_server(service, device, baud=None, **options):
@@ -71,22 +71,22 @@ def _stderr_logging():
 
 
 def run(args):
-    from ..backends import SIM
+    from ..backends import SIM, colour_profile, robot_config
     from ..cli import UsageError
-    from ..config import load_config
     from .demo import SIZES
     if args.size not in SIZES:
         raise UsageError("--size {} is not supported: use one of {}".format(
             args.size, ", ".join(str(s) for s in SIZES)))
     if args.baud is not None and args.baud <= 0:
         raise UsageError("--baud {} must be a positive number".format(args.baud))
-    config = load_config(args.config)
+    config = robot_config(args.config, args.backend)
+    profile = colour_profile(args.profile, args.backend)
     _stderr_logging()
     opened = None
     if args.backend == SIM:
         service = sim_service(args.size, args.seed, config)
     else:
-        service, opened = hardware_service(args.backend, args.size, config, args.seed)
+        service, opened = hardware_service(args.backend, args.size, config, args.seed, profile)
     server = link_server(service, args.port, args.baud)
 
     def on_signal(signum, frame):

@@ -36,6 +36,7 @@ class SshServer:
 
     def __init__(self, workdir):
         self.workdir = workdir
+        os.makedirs(workdir, exist_ok=True)
         self.user = getpass.getuser()
         self.port = free_port()
         self.host_key = os.path.join(workdir, "ssh_host_ed25519_key")

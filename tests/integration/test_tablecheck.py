@@ -82,3 +82,34 @@ def test_a_bad_manifest_is_one_line_and_exit_2(tmp_path, manifest_text, message)
     rc, out, err = tablecheck(tmp_path)
     assert rc == 2 and out == ""
     assert err.startswith("tablecheck: ") and message in err and err.count("\n") == 1
+
+
+def test_status_reports_python_manifest_and_tables(tmp_path):
+    rc, out, _ = tablecheck(tmp_path, "--status")
+    assert rc == 0
+    assert out.splitlines() == ["python={}.{}.{}".format(*sys.version_info[:3]), "manifest=none", "tables=none"]
+    tables = make(tmp_path, MANIFEST_SHAPES[0])
+    digest = hashlib.sha256((tables / "manifest.json").read_bytes()).hexdigest()
+    assert tablecheck(tables, "--status")[1].splitlines()[1:] == ["manifest=" + digest, "tables=ok"]
+    (tables / "two.bin").write_bytes(b"nope")
+    assert tablecheck(tables, "--status")[1].splitlines()[1:] == ["manifest=" + digest, "tables=bad"]
+
+
+def test_adopt_links_the_missing_tables_from_the_old_install(tmp_path):
+    old = tmp_path / "old"
+    old.mkdir()
+    make(old, MANIFEST_SHAPES[0])
+    new = tmp_path / "new"
+    new.mkdir()
+    (new / "manifest.json").write_bytes((old / "manifest.json").read_bytes())
+    (new / "two.bin").write_bytes(DATA["two.bin"])
+    rc, out, _ = tablecheck(new, "--adopt", str(old))
+    assert rc == 0, out
+    assert os.path.samefile(str(new / "one.bin"), str(old / "one.bin"))       # linked, not sent again
+    assert not os.path.samefile(str(new / "two.bin"), str(old / "two.bin"))   # the upload's own copy kept
+
+
+@pytest.mark.parametrize("args", [["--adopt"], ["--bogus"], ["--list", "extra"], ["--digest", "--list"]])
+def test_usage_errors_exit_2(tmp_path, args):
+    rc, out, err = tablecheck(tmp_path, *args)
+    assert (rc, out) == (2, "") and err.startswith("usage: ")
