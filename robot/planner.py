@@ -23,17 +23,20 @@ from collections import namedtuple
 
 from solver.errors import InvalidCube
 from solver.facelets import OPPOSITE
-from solver.moves import AXIS_OF, Move, format_move
+from solver.moves import AXIS_OF, format_move
 
 from . import actions as act
 from . import orientation
-from .routes import Router, node, node_flipper, node_where, orientations
+from .routes import Router, node, node_flipper, node_where, orientations, relabel
 from .timing import AWAY, FLIPPER_STATES
 
-Plan = namedtuple("Plan", ["actions", "seconds", "end_where", "end_flipper", "moves"])
+Plan = namedtuple("Plan", ["actions", "seconds", "end_where", "end_flipper", "moves", "wheres"])
 Plan.__doc__ = """A plan: `actions` (robot frame), their estimated `seconds`, the
-orientation `end_where` and flipper state `end_flipper` after them, and `moves`:
-the cube-frame outer turns in the order the twists make them (one per twist)."""
+orientation `end_where` and flipper state `end_flipper` after them; `moves`: the
+solution's moves (rotations left out) in the order the twists make them, one per
+twist; `wheres[k]`: the orientation after the k-th twist, so that the physical
+cube then equals the cube-frame state after moves[:k+1] lying as wheres[k]
+(for a solution without whole-cube rotations, as the solver's are)."""
 
 # A run of more moves than this on one axis keeps its given order.
 MAX_REORDERED_RUN = 3
@@ -62,36 +65,44 @@ def _router(time_model):
     return router
 
 
-def relabel(where, axis, quarter_turns):
-    """The orientation after the cube-frame labels turn with a whole-cube move.
-
-    A cube-frame rotation (e.g. the x of Rw = L x) moves no motor; it renames
-    the cube-frame faces: the content that was in direction d is afterwards in
-    the direction that the rotation takes d to.
-    """
-    turned = orientation.rotate(orientation.IDENTITY, axis, 1)
-    inverse = dict((old, new) for new, old in zip(orientation.ROBOT_FACES, turned))
-    for _ in range(quarter_turns % 4):
-        where = "".join(inverse[f] for f in where)
-    return where
+def _rotation(face, quarter_turns):
+    """("relabel", axis, q) for a whole-cube turn like `face` by quarter_turns."""
+    axis, sign = _ROTATION_OF[face]
+    return ("relabel", axis, sign * quarter_turns)
 
 
 def _ops(moves, size):
-    """The moves as ("twist", face, q) and ("relabel", axis, q) operations."""
+    """The moves as operations for the DP.
+
+    ("twist", move, alternatives): alternatives lists (face, q, relabel or None),
+    the ways the robot can make `move`: turn `face` (at the bottom) by q, then
+    rename the faces by `relabel` (a ("relabel", axis, q) or None). An outer
+    turn is its own face; a turn of all layers but the opposite outer one is
+    that opposite face plus a rotation. On a 2x2x2 both hold for every outer
+    turn, so each has two ways.
+    ("relabel", axis, q): a whole-cube rotation, no action.
+    """
     ops = []
     for m in moves:
         face, first, last, turns = m
-        if first == 1 and last == 1:
-            ops.append(("twist", face, turns))
-            continue
-        if first == 1 and last is not None and last == size - 1 and size > 1:
-            ops.append(("twist", OPPOSITE[face], turns))
-        elif not (first == 1 and (last is None or last == size)):
+        depth = size if last is None else last
+        if first != 1 or not 1 <= depth <= size:
             raise InvalidCube("move {} cannot be made by the robot on a {}x{}x{} cube: only outer "
                               "turns, {}-layer wide turns and rotations".format(
                                   format_move(m), size, size, size, size - 1))
-        axis, sign = _ROTATION_OF[face]
-        ops.append(("relabel", axis, sign * turns))
+        if depth == size:
+            ops.append(_rotation(face, turns))
+            continue
+        ways = []
+        if depth == 1:
+            ways.append((face, turns, None))
+        if depth == size - 1:
+            ways.append((OPPOSITE[face], turns, _rotation(face, turns)))
+        if not ways:
+            raise InvalidCube("move {} cannot be made by the robot on a {}x{}x{} cube: only outer "
+                              "turns, {}-layer wide turns and rotations".format(
+                                  format_move(m), size, size, size, size - 1))
+        ops.append(("twist", m, ways))
     return ops
 
 
@@ -100,7 +111,7 @@ def _groups(ops):
     groups = []
     for op in ops:
         if op[0] == "twist" and groups and groups[-1][0][0] == "twist" \
-                and AXIS_OF[groups[-1][0][1]] == AXIS_OF[op[1]]:
+                and AXIS_OF[groups[-1][0][1].face] == AXIS_OF[op[1].face]:
             groups[-1].append(op)
         else:
             groups.append([op])
@@ -111,12 +122,7 @@ def _orders(group):
     """The orders in which a run of same-axis twists may be made."""
     if len(group) == 1 or len(group) > MAX_REORDERED_RUN:
         return [list(group)]
-    seen, result = set(), []
-    for perm in itertools.permutations(group):
-        if perm not in seen:
-            seen.add(perm)
-            result.append(list(perm))
-    return result
+    return [list(p) for p in itertools.permutations(group)]
 
 
 def _check_start(start_where, flipper_state):
@@ -126,25 +132,35 @@ def _check_start(start_where, flipper_state):
         raise ValueError("flipper state {!r}: use one of {}".format(flipper_state, ", ".join(FLIPPER_STATES)))
 
 
-def _twist_step(states, face, q, router, tables):
-    """One DP step: {node: cost} -> {node: (cost, prev node, route end node)}."""
+def _relabel_node(n, rel, tables):
+    """Node n after the faces are renamed by rel (a ("relabel", axis, q)) or n if rel is None."""
+    if rel is None:
+        return n
+    return node(tables.relabelled(rel[1], rel[2])[node_where(n)], node_flipper(n))
+
+
+def _twist_step(states, ways, router, tables):
+    """One DP step: {node: cost} -> {node: (cost, prev node, route end node, way)}."""
     model = router.time_model
-    twist = act.twist(q)
-    twist_cost = [model.action_seconds(twist, f)[0] for f in FLIPPER_STATES]
-    twist_after = [model.action_seconds(twist, f)[1] for f in FLIPPER_STATES]
-    targets = tables.down[face]
     best = {}
-    for src in sorted(states):
-        base = states[src]
-        dist = router.distances(src)
-        for o in targets:
-            for fi in range(len(FLIPPER_STATES)):
-                via = o * len(FLIPPER_STATES) + fi
-                cost = base + dist[via] + twist_cost[fi]
-                dst = node(o, twist_after[fi])
+    n_flipper = len(FLIPPER_STATES)
+    sources = sorted(states)
+    for way in ways:
+        face, q, rel = way
+        twist = act.twist(q)
+        ends = []      # (route end node, twist seconds, node after the twist and relabel)
+        for o in tables.down[face]:
+            for fi, flipper in enumerate(FLIPPER_STATES):
+                seconds, after = model.action_seconds(twist, flipper)
+                ends.append((o * n_flipper + fi, seconds, _relabel_node(node(o, after), rel, tables)))
+        for src in sources:
+            base = states[src]
+            dist = router.distances(src)
+            for via, seconds, dst in ends:
+                cost = base + dist[via] + seconds
                 old = best.get(dst)
                 if old is None or cost < old[0]:
-                    best[dst] = (cost, src, via)
+                    best[dst] = (cost, src, via, way)
     return best
 
 
@@ -152,7 +168,7 @@ def plan(moves, start_where=orientation.IDENTITY, time_model=None, flipper_state
     """The fastest Plan for `moves` (cube frame) from orientation `start_where`.
 
     time_model: a robot.timing.TimeModel (required). flipper_state: the
-    flipper's state before the first action. size: the cube's N (for wide turns).
+    flipper's state before the first action. size: the cube's N (2 or 3).
     """
     if time_model is None:
         raise ValueError("plan needs a time model: robot.timing.TimeModel.from_config(config)")
@@ -163,11 +179,7 @@ def plan(moves, start_where=orientation.IDENTITY, time_model=None, flipper_state
     history = []       # per group: (kind, data) for reconstruction
     for group in _groups(_ops(moves, size)):
         if group[0][0] == "relabel":
-            _, axis, q = group[0]
-            mapping = {}
-            for n in states:
-                w = relabel(tables.wheres[node_where(n)], axis, q)
-                mapping[node(tables.index[w], node_flipper(n))] = n
+            mapping = dict((_relabel_node(n, group[0], tables), n) for n in states)
             states = dict((new, states[old]) for new, old in mapping.items())
             history.append(("relabel", mapping))
             continue
@@ -175,13 +187,13 @@ def plan(moves, start_where=orientation.IDENTITY, time_model=None, flipper_state
         for order in _orders(group):
             cur = states
             steps = []
-            for _, face, q in order:
-                step = _twist_step(cur, face, q, router, tables)
+            for op in order:
+                step = _twist_step(cur, op[2], router, tables)
                 steps.append(step)
                 cur = dict((n, v[0]) for n, v in step.items())
-            for n, cost in cur.items():
-                if n not in merged or cost < merged[n][0]:
-                    merged[n] = (cost, order, steps)
+            for n in sorted(cur):
+                if n not in merged or cur[n] < merged[n][0]:
+                    merged[n] = (cur[n], order, steps)
         states = dict((n, v[0]) for n, v in merged.items())
         history.append(("twists", merged))
     end = min(sorted(states), key=lambda n: states[n])
@@ -189,24 +201,22 @@ def plan(moves, start_where=orientation.IDENTITY, time_model=None, flipper_state
 
 
 def _reconstruct(end, seconds, history, router, tables):
-    """Walk the DP back from node `end` into actions and the turned moves."""
-    chunks = []
+    """Walk the DP back from node `end` into actions, moves and orientations."""
+    chunks = []        # (actions, move, where after), last first
     n = end
     for kind, data in reversed(history):
         if kind == "relabel":
             n = data[n]
             continue
         _, order, steps = data[n]
-        group_chunks = []
-        for (_, face, q), step in zip(reversed(order), reversed(steps)):
-            _, src, via = step[n]
-            group_chunks.append((router.path(src, via) + [act.twist(q)], Move(face, 1, 1, q)))
+        for op, step in zip(reversed(order), reversed(steps)):
+            _, src, via, way = step[n]
+            chunk = router.path(src, via) + [act.twist(way[1])]
+            chunks.append((chunk, op[1], tables.wheres[node_where(n)]))
             n = src
-        chunks.extend(group_chunks)
     chunks.reverse()
-    actions = [a for chunk, _ in chunks for a in chunk]
-    moves = [m for _, m in chunks]
-    return Plan(actions, seconds, tables.wheres[node_where(end)], node_flipper(end), moves)
+    return Plan([a for c in chunks for a in c[0]], seconds, tables.wheres[node_where(end)],
+                node_flipper(end), [c[1] for c in chunks], [c[2] for c in chunks])
 
 
 def plan_naive(moves, start_where=orientation.IDENTITY, time_model=None, flipper_state=AWAY, size=3):
@@ -215,18 +225,22 @@ def plan_naive(moves, start_where=orientation.IDENTITY, time_model=None, flipper
         raise ValueError("plan_naive needs a time model: robot.timing.TimeModel.from_config(config)")
     _check_start(start_where, flipper_state)
     where = start_where
-    actions, turned = [], []
-    for op in _ops(moves, size):
+    actions = []
+    wheres = []
+    ops = _ops(moves, size)
+    for op in ops:
         if op[0] == "relabel":
             where = relabel(where, op[1], op[2])
             continue
-        _, face, q = op
+        face, q, rel = op[2][0]
         chunk = _NAIVE_RECIPE[orientation.position_of(where, face)] + [act.twist(q)]
         where = act.final_where(where, chunk)
+        if rel is not None:
+            where = relabel(where, rel[1], rel[2])
         actions.extend(chunk)
-        turned.append(Move(face, 1, 1, q))
+        wheres.append(where)
     seconds, flipper = time_model.seconds(actions, flipper_state)
-    return Plan(actions, seconds, where, flipper, turned)
+    return Plan(actions, seconds, where, flipper, [op[1] for op in ops if op[0] == "twist"], wheres)
 
 
 def choose_fastest(candidates, start_where=orientation.IDENTITY, time_model=None, flipper_state=AWAY, size=3):

@@ -25,6 +25,7 @@ class Orientations(object):
     index[where]    its index
     after[a][i]     orientation index after action a (an Action) from i
     down[face]      the orientation indices with cube face `face` at the bottom
+    relabelled(axis, q)[i]  orientation index of relabel(wheres[i], axis, q)
     """
 
     def __init__(self):
@@ -37,6 +38,30 @@ class Orientations(object):
         self.down = {}
         for i, w in enumerate(self.wheres):
             self.down.setdefault(orientation.face_at(w, "D"), []).append(i)
+        self._relabelled = {}
+
+    def relabelled(self, axis, quarter_turns):
+        """List: orientation index after `relabel(.., axis, quarter_turns)` of each index."""
+        key = (axis, quarter_turns % 4)
+        perm = self._relabelled.get(key)
+        if perm is None:
+            perm = self._relabelled[key] = [self.index[relabel(w, axis, quarter_turns)] for w in self.wheres]
+        return perm
+
+
+def relabel(where, axis, quarter_turns):
+    """The orientation after the cube-frame labels turn with a whole-cube move.
+
+    A cube-frame rotation (e.g. the x of Rw = L x) moves no motor; it renames
+    the cube-frame faces: the content that was in direction d is afterwards in
+    the direction that the rotation (about robot.orientation axis `axis`,
+    quarter_turns clockwise) takes d to.
+    """
+    turned = orientation.rotate(orientation.IDENTITY, axis, 1)
+    inverse = dict((old, new) for new, old in zip(orientation.ROBOT_FACES, turned))
+    for _ in range(quarter_turns % 4):
+        where = "".join(inverse[f] for f in where)
+    return where
 
 
 def orientations():

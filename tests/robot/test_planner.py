@@ -24,6 +24,8 @@ def check_plan(p, moves, start, n=3):
     got = apply_actions(physical(c0, start), p.actions)
     want = physical(apply(c0, moves), p.end_where)
     assert got == want
+    if all(m.last is not None and m.last < n for m in moves):      # no rotations in the solution
+        check_steps(p, c0, start)
     if all(m.first == m.last == 1 for m in moves):      # no rotation relabels the faces
         assert final_where(start, p.actions) == p.end_where
     assert counts(p.actions)[TWIST] == len(p.moves)
@@ -167,6 +169,18 @@ def test_two_by_two():
 def check_plan_n(p, moves, start, n):
     c0 = unique_state(n)
     assert apply_actions(physical(c0, start), p.actions) == physical(apply(c0, moves), p.end_where)
+    check_steps(p, c0, start)
+
+
+def check_steps(p, c0, start):
+    """After the k-th twist the physical cube is the state after moves[:k+1] lying as wheres[k]."""
+    assert len(p.moves) == len(p.wheres) == counts(p.actions)[TWIST]
+    phys, k = physical(c0, start), 0
+    for a in p.actions:
+        phys = apply_actions(phys, [a])
+        if a.kind == TWIST:
+            assert phys == physical(apply(c0, p.moves[:k + 1]), p.wheres[k])
+            k += 1
 
 
 def test_choose_fastest_picks_lowest_plan_time():
