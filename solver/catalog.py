@@ -19,6 +19,10 @@ TableSpec = namedtuple("TableSpec", ["name", "size", "builder", "default"])
 SPECS = [
     TableSpec("2x2-htm", 2, "solver.solve2_build:build_htm", True),
     TableSpec("2x2-qtm", 2, "solver.solve2_build:build_qtm", True),
+    TableSpec("4x4-centres-lr", 4, "solver.solve4.build:build_lr", True),
+    TableSpec("4x4-centres-ud", 4, "solver.solve4.build:build_ud", True),
+    TableSpec("4x4-centres", 4, "solver.solve4.build:build_centres", True),
+    TableSpec("4x4-pairs", 4, "solver.solve4.build:build_pairs", True),
 ]
 
 

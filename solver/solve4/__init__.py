@@ -1,0 +1,33 @@
+"""The 4x4x4 solver: reduction to a 3x3x3 with IDA* over on-disk tables.
+
+Stages (see docs/solver4.md):
+  1. centres-lr  L/R centres onto the L/R axis           (centres.LRStage)
+  2. centres-ud  U/D centres onto U/D, wings even        (centres.UDStage)
+  3. centres     every centre solved                     (centres.CentreStage)
+  4. edges       edges paired, no PLL parity             (edges.EdgeSearch)
+  5. 3x3x3       the reduced cube solved by solver.solve3 (finish)
+
+Stages 1-2 turn only blocks that leave the DLB corner in place (model's
+fixed frame); later stages use outer turns and wide half turns. The result
+is rewritten into outer and wide turns (model.to_physical), counted in OBTM.
+
+solve(state, metric, budget) is the engine entry point of solver.api;
+solve_stages(state, budget) also returns the length of each stage.
+"""
+
+from collections import namedtuple
+
+STAGES = ("centres-lr", "centres-ud", "centres", "edges", "3x3x3")
+
+Result = namedtuple("Result", ["candidates", "stages", "nodes"])
+
+
+def solve(state, metric="obtm", budget=None):
+    """A list of candidate solutions (lists of Moves), shortest first."""
+    return solve_stages(state, budget).candidates
+
+
+def solve_stages(state, budget=None, directory=None):
+    """Result(candidates, stages: name -> moves, nodes: edge search nodes)."""
+    from .reduce import Reducer
+    return Reducer(directory).solve(state, budget)

@@ -25,6 +25,7 @@ has the corners' parity, so the 3x3x3 left over has no PLL parity.
 
 from ..search import Stats, first_solution
 from ..errors import UnsolvableCube
+from ..moves import parse
 from .model import EDGE_MOVES, EDGE_OF, N_WINGS, permutation_parity, wing_map
 from .pieces import wing_parity
 
@@ -32,6 +33,13 @@ N_EDGES = N_WINGS // 2
 BASE = N_WINGS
 N_PAIR_STATES = BASE ** 4
 MAX_STAGE_COST = 14
+LAST_STAGE_EDGES = 2           # a stage starting with this many unpaired edges is the last
+PARITY_NODE_CAP = 150000       # nodes spent looking for a last stage without PLL parity
+
+# A PLL-parity fix (two opposite U edges swapped; centres and pairs kept):
+# r2 U2 r2 Uw2 r2 Uw2 with the inner slice r2 = Rw2 R2. Appended only when
+# the last stage could not avoid the parity within PARITY_NODE_CAP nodes.
+PLL_PARITY_FIX = parse("Rw2 R2 U2 Rw2 R2 Uw2 Rw2 R2 Uw2")
 
 
 def pair_index(s0, s1, s2, s3):
@@ -94,63 +102,85 @@ class EdgeSearch(object):
         stages = []
         while True:
             done = paired(state[1])
-            if len(done) == N_EDGES and edge_parity(state[1]) == state[2]:
+            if len(done) == N_EDGES:
+                if edge_parity(state[1]) != state[2]:
+                    stages.append(list(PLL_PARITY_FIX))
                 return stages
-            solution = self._stage(state, done)
+            solution = None
+            targets = self._targets(state[1], done)
+            if len(done) >= N_EDGES - LAST_STAGE_EDGES:
+                solution = self._stage(state, done, targets[0], True, PARITY_NODE_CAP)
+            if solution is None:
+                solution = self._stage(state, done, targets[0], False, None)
             for move in solution:
                 state = self.apply(state, self.moves.index(move))
             stages.append(solution)
 
-    def _stage(self, start, done):
-        ct, pt, rank = self.ct, self.pt, self.cs.rank
+    def _bound(self, pos, e, others):
+        """Lower bound for pairing edge e while keeping `others` paired."""
+        pt = self.pt
+        a, b = pos[2 * e], pos[2 * e + 1]
+        worst = 0
+        for d in others:
+            v = pt[pair_index(a, b, pos[2 * d], pos[2 * d + 1])]
+            if v > worst:
+                worst = v
+        return worst
+
+    def _targets(self, pos, done):
+        """(target, others, need) choices for the next stage, most promising first.
+
+        With edges paired: pair one more edge, the unpaired edges in order of
+        their lower bound (ties: lowest number). With none: pair two edges,
+        the pairs in order of the pair table.
+        """
         todo = [e for e in range(N_EDGES) if e not in done]
-        need = len(done) + 1
-        if not done:
-            need = 2
+        if done:
+            order = sorted(todo, key=lambda e: (self._bound(pos, e, done), e))
+            return [(e, list(done), [e]) for e in order]
+        pairs = [(e, f) for e in todo for f in todo if f > e]
+        pairs.sort(key=lambda p: (self._bound(pos, p[0], [p[1]]), p))
+        return [(e, [f], [e, f]) for e, f in pairs]
+
+    def _stage(self, start, done, choice, parity_goal, node_cap):
+        ct, rank = self.ct, self.cs.rank
+        target, others, need = choice
+        keep = list(done) + need
         final_count = N_EDGES
+        pt = self.pt
 
         def heuristic(state):
             centres, pos, _ = state
             h = ct[rank(centres)]
-            best = None
-            for e in todo:
-                a, b = pos[2 * e], pos[2 * e + 1]
-                worst = 0
-                if done:
-                    for d in done:
-                        v = pt[pair_index(a, b, pos[2 * d], pos[2 * d + 1])]
-                        if v > worst:
-                            worst = v
-                            if best is not None and worst >= best:
-                                break
-                else:
-                    for f in todo:
-                        if f != e:
-                            v = pt[pair_index(a, b, pos[2 * f], pos[2 * f + 1])]
-                            if best is None or v < best:
-                                best = v
-                    continue
-                if best is None or worst < best:
-                    best = worst
-            if best is not None and best > h:
-                h = best
+            a, b = pos[2 * target], pos[2 * target + 1]
+            for d in others:
+                v = pt[pair_index(a, b, pos[2 * d], pos[2 * d + 1])]
+                if v > h:
+                    h = v
             return h
 
         def is_goal(state):
             centres, pos, cp = state
             if ct[rank(centres)] != 0:
                 return False
-            now = paired(pos)
-            if any(pos[2 * d + 1] != pos[2 * d] ^ 1 for d in done):
+            if any(pos[2 * d + 1] != pos[2 * d] ^ 1 for d in keep):
                 return False
-            if len(now) < need:
-                return False
-            if len(now) == final_count:
+            if parity_goal and len(paired(pos)) == final_count:
                 return edge_parity(pos) == cp
             return True
 
+        stop = None
+        if node_cap is not None:
+            cap = self.stats.nodes + node_cap
+            stats = self.stats
+
+            def stop():
+                return stats.nodes > cap
+
         solution = first_solution(start, self.moves, self.apply, heuristic, is_goal,
-                                  max_cost=MAX_STAGE_COST, stats=self.stats)
+                                  max_cost=MAX_STAGE_COST, stats=self.stats, stop=stop)
+        if solution is None and node_cap is not None:
+            return None
         if solution is None:
             raise UnsolvableCube("edge pairing found no stage solution within {} moves".format(
                 MAX_STAGE_COST))

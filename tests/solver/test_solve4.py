@@ -1,0 +1,127 @@
+"""The 4x4x4 reduction solver: solutions applied back, parity cases, bad input."""
+
+import pytest
+
+from solver import api, facelets, moves, scramble, solve4
+from solver.errors import InvalidCube
+from solver.facelets import face_index
+from solver.solve4 import edges, model, pieces
+from .cubes import all_rotations, check_solves, disguise, seeded
+
+N = 4
+
+
+def solved():
+    return facelets.solved(N)
+
+
+def test_random_state_solved_and_checked(tables_dir):
+    # a uniformly random state, turned and recoloured (seed 41 takes ~10-30 s here)
+    state = disguise(scramble.random_state(N, seeded(41)), seeded(42))
+    solution = api.solve(state, metric="obtm")
+    check_solves(state, solution.moves)
+    assert all(m.last in (1, 2) for m in solution.moves)     # outer and wide turns only
+    assert solution.length == moves.count(solution.moves, "obtm")
+
+
+def test_solved_but_rotated_cube_needs_no_moves(tables_dir):
+    state = disguise(solved(), seeded(3))
+    assert solve4.solve(state) == [[]]
+
+
+@pytest.mark.parametrize("turn", ["Rw", "Uw'", "Fw2", "Lw", "Dw'", "Bw2", "L", "D2"])
+def test_a_single_turn_takes_one_move(tables_dir, turn):
+    state = moves.apply(solved(), turn)
+    best = solve4.solve(state)[0]
+    check_solves(state, best)
+    assert len(best) == 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_short_scrambles_are_solved_in_their_length(tables_dir, seed):
+    rng = seeded(100 + seed)
+    scramble_moves = scramble.random_moves(N, rng, 3)
+    state = moves.apply(solved(), scramble_moves)
+    best = solve4.solve(state)[0]
+    check_solves(state, best)
+    assert len(best) <= len(scramble_moves)
+
+
+def _with_edges(state, changes):
+    """state with facelets changed: changes maps (face, row, col) -> symbol."""
+    s = list(state)
+    for (face, row, col), symbol in changes.items():
+        s[face_index(face, row, col, N)] = symbol
+    return "".join(s)
+
+
+# One edge flipped as a whole (its two wings swapped): OLL parity.
+OLL = {("U", 3, 1): "F", ("U", 3, 2): "F", ("F", 0, 1): "U", ("F", 0, 2): "U"}
+# Two edges exchanged (UF <-> UB), corners untouched: PLL parity.
+PLL = {("F", 0, 1): "B", ("F", 0, 2): "B", ("B", 0, 1): "F", ("B", 0, 2): "F"}
+
+
+@pytest.mark.parametrize("case", ["oll", "pll", "both"])
+def test_parity_cases(tables_dir, case):
+    state = solved()
+    if case in ("pll", "both"):
+        state = _with_edges(state, PLL)
+    if case in ("oll", "both"):
+        state = _with_edges(state, {("U", 0, 1): "B", ("U", 0, 2): "B",
+                                    ("B", 0, 1): "U", ("B", 0, 2): "U"} if case == "both" else OLL)
+    pos = pieces.wing_positions(pieces.label(state)[0])
+    assert len(edges.paired(pos)) == 12
+    assert pieces.wing_parity(pos) == (case in ("oll", "both"))
+    state = disguise(state, seeded(len(case)))
+    result = solve4.solve_stages(state)
+    check_solves(state, result.candidates[0])
+    assert sum(len(v) for v in result.stages.values()) >= len(result.candidates[0])
+
+
+def _swap(state, a, b):
+    s = list(state)
+    s[a], s[b] = s[b], s[a]
+    return "".join(s)
+
+
+def test_colour_scheme_comes_from_the_corners():
+    state = disguise(moves.apply(solved(), "Rw U2 Fw'"), seeded(5), "ABCDEF")
+    lettered, mapping = pieces.label(state)
+    assert sorted(mapping.values()) == list("BDFLRU")
+    assert facelets.is_solved(moves.apply(lettered, "Fw U2 Rw'"))
+
+
+@pytest.mark.parametrize("make,pattern", [
+    (lambda s: s[:-1], "95 facelets"),
+    (lambda s: s[:-1] + ("U" if s[-1] != "U" else "R"), "appears"),
+    (lambda s: _swap(s, face_index("U", 0, 0, N), face_index("U", 3, 3, N)), "corner"),
+    (lambda s: _swap(s, model.CORNERS[0][1], model.CORNERS[0][2]), "mirror|corner"),
+    (lambda s: _swap(s, model.WINGS[0][0], model.WINGS[5][1]), "wing"),
+    (lambda s: _swap(s, model.WINGS[0][0], model.WINGS[1][0]), "wing"),
+])
+def test_impossible_cubes_are_rejected_before_search(make, pattern):
+    state = make(moves.apply(solved(), "R U Rw F2"))
+    with pytest.raises(InvalidCube, match=pattern):
+        pieces.label(state)
+    with pytest.raises(InvalidCube, match=pattern):
+        api.solve(state)
+
+
+def test_a_mirrored_colour_scheme_is_rejected():
+    state = solved()
+    mirror = {"R": "L", "L": "R"}
+    flipped = "".join(mirror.get(c, c) for c in state)
+    with pytest.raises(InvalidCube):
+        pieces.label(flipped)
+
+
+def test_fixed_frame_moves_become_outer_and_wide_turns():
+    rng = seeded(9)
+    rotations = all_rotations(N)
+    for _ in range(10):
+        seq = [rng.choice(model.GENERATORS) for _ in range(10)]
+        physical, _ = model.to_physical(seq)
+        assert all(m.last in (1, 2) for m in physical)
+        a = moves.apply(solved(), seq)
+        b = moves.apply(solved(), physical)
+        assert any(moves.apply(a, r) == b for r in rotations)
