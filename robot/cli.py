@@ -71,4 +71,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the imported module's main, so that `python -m robot.cli` and the
+    # commands share one set of classes (UsageError) rather than two.
+    from robot.cli import main as _main
+    sys.exit(_main())

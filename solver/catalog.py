@@ -1,0 +1,36 @@
+"""The catalogue of on-disk tables: one TableSpec per table.
+
+A TableSpec says:
+  name      the table's name; its file is NAME + ".bin" in the tables directory
+  size      the cube size N it serves (`cubebot tables build --size N`)
+  builder   "module:function"; function(path, progress) writes the table
+            file at `path` (atomically, deterministically) and returns
+            nothing; progress(message) reports what it is doing
+  default   built by a plain `cubebot tables build`
+
+To add a table, append a TableSpec to SPECS. Builders are imported only when
+a table is built.
+"""
+
+from collections import namedtuple
+
+TableSpec = namedtuple("TableSpec", ["name", "size", "builder", "default"])
+
+SPECS = [
+    TableSpec("2x2-htm", 2, "solver.solve2_build:build_htm", True),
+    TableSpec("2x2-qtm", 2, "solver.solve2_build:build_qtm", True),
+]
+
+
+def spec(name):
+    """The TableSpec called `name`; KeyError if there is none."""
+    for s in SPECS:
+        if s.name == name:
+            return s
+    raise KeyError(name)
+
+
+def names(size=None, default_only=True):
+    """Names of the catalogued tables (for one size), in catalogue order."""
+    return [s.name for s in SPECS
+            if (size is None or s.size == size) and (s.default or not default_only)]

@@ -1,0 +1,197 @@
+"""Where the tables live, the manifest, building and verifying them.
+
+The tables directory is $CUBEBOT_TABLES if set, else `tables/` at the top of
+the checkout (next to `solver/`). It holds NAME.bin for each table of
+solver.catalog and `manifest.json`:
+
+  {"format": 1, "tables": {NAME: {"file": "NAME.bin", "format_version": 1,
+                                  "size": BYTES, "sha256": HEX}, ...}}
+
+Opening a table (open_dense / open_records) checks that the file exists,
+that its header is right and that its size matches the manifest; a full
+checksum is `verify()`'s job (`cubebot tables verify`). Any problem raises
+TableError naming the table and `cubebot tables build`.
+"""
+
+import hashlib
+import importlib
+import json
+import os
+import sys
+import time
+
+from . import catalog
+from .errors import TableError
+from .tables import FORMAT_VERSION, DenseTable, RecordTable, write_atomic
+
+ENV_VAR = "CUBEBOT_TABLES"
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = 1
+SUFFIX = ".bin"
+HASH_CHUNK = 1 << 20          # bytes read at a time when hashing
+FIX = "run `cubebot tables build`"
+
+
+def tables_dir():
+    """The directory that holds the tables (not created here)."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return env
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.join(top, "tables")
+
+
+def table_path(name, directory=None):
+    """The path of table `name`'s file."""
+    return os.path.join(directory or tables_dir(), name + SUFFIX)
+
+
+def load_manifest(directory=None):
+    """The manifest's tables as a dict name -> entry ({} if there is no manifest).
+
+    Also accepts "tables" (or the whole file) as a list of entries that carry
+    their "name"; an entry without "file" names its file by its name.
+    """
+    path = os.path.join(directory or tables_dir(), MANIFEST)
+    if not os.path.exists(path):
+        return {}
+    try:
+        with open(path) as fh:
+            data = json.loads(fh.read())
+        tables = data["tables"] if isinstance(data, dict) else data
+        if isinstance(tables, list):
+            tables = dict((entry["name"], entry) for entry in tables)
+        result = {}
+        for name in tables:
+            entry = dict(tables[name])
+            entry.setdefault("file", name)
+            entry.setdefault("format_version", FORMAT_VERSION)
+            result[name] = entry
+        return result
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise TableError("table manifest {} is unreadable ({}): {}".format(path, exc, FIX))
+
+
+def save_manifest(entries, directory=None):
+    """Write the manifest (sorted keys, so the file is deterministic)."""
+    path = os.path.join(directory or tables_dir(), MANIFEST)
+    text = json.dumps({"format": MANIFEST_FORMAT, "tables": entries},
+                      indent=2, sort_keys=True) + "\n"
+    write_atomic(path, [text.encode("utf-8")])
+
+
+def sha256_of(path):
+    """Hex sha256 of a file, read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while True:
+            chunk = fh.read(HASH_CHUNK)
+            if not chunk:
+                break
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _stderr_progress(message):
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+def _quiet(message):
+    pass
+
+
+def _prefixed(report, name):
+    return lambda message: report("  {}: {}".format(name, message))
+
+
+def _builder(spec):
+    module, func = spec.builder.split(":")
+    return getattr(importlib.import_module(module), func)
+
+
+def build(names=None, directory=None, progress=_stderr_progress):
+    """Build the named tables (default: catalogue defaults); update the manifest.
+
+    Returns the manifest entries of the tables built.
+    """
+    directory = directory or tables_dir()
+    if not os.path.isdir(directory):
+        os.makedirs(directory)
+    if names is None:
+        names = catalog.names()
+    for name in names:
+        try:
+            catalog.spec(name)
+        except KeyError:
+            raise TableError("no table called {!r}: known tables are {}".format(
+                name, ", ".join(catalog.names(default_only=False))))
+    entries = load_manifest(directory)
+    built = {}
+    for name in names:
+        path = table_path(name, directory)
+        started = time.time()
+        report = progress or _quiet
+        report("building {} ...".format(name))
+        _builder(catalog.spec(name))(path, _prefixed(report, name))
+        entry = {"file": name + SUFFIX, "format_version": FORMAT_VERSION,
+                 "size": os.path.getsize(path), "sha256": sha256_of(path)}
+        built[name] = entries[name] = entry
+        report("built {} ({} bytes) in {:.1f} s".format(name, entry["size"], time.time() - started))
+    save_manifest(entries, directory)
+    return built
+
+
+def verify(directory=None, names=None):
+    """Check tables against the manifest; a list of one-line problems ([] = fine).
+
+    names: the tables to check (each must be in the manifest); default every
+    table the manifest lists.
+    """
+    directory = directory or tables_dir()
+    entries = load_manifest(directory)
+    if names is None:
+        names = sorted(entries)
+        if not names:
+            return ["no tables in {} (no manifest): {}".format(directory, FIX)]
+    problems = []
+    for name in names:
+        entry = entries.get(name)
+        path = os.path.join(directory, entry["file"]) if entry else table_path(name, directory)
+        if entry is None:
+            problems.append("table {} is not in the manifest: {}".format(name, FIX))
+        elif not os.path.exists(path):
+            problems.append("table {} is missing ({}): {}".format(name, path, FIX))
+        elif os.path.getsize(path) != entry["size"]:
+            problems.append("table {} has {} bytes, the manifest says {}: {}".format(
+                name, os.path.getsize(path), entry["size"], FIX))
+        elif entry.get("format_version") != FORMAT_VERSION:
+            problems.append("table {} has format version {}, expected {}: {}".format(
+                name, entry.get("format_version"), FORMAT_VERSION, FIX))
+        elif sha256_of(path) != entry["sha256"]:
+            problems.append("table {} fails its sha256 check: {}".format(name, FIX))
+    return problems
+
+
+def _open(cls, name, directory):
+    directory = directory or tables_dir()
+    path = table_path(name, directory)
+    if not os.path.exists(path):
+        raise TableError("table {} is missing ({}): {}".format(name, path, FIX))
+    table = cls(path, name)
+    entry = load_manifest(directory).get(name)
+    if entry is not None and entry.get("size") != table.size:
+        table.close()
+        raise TableError("table {} has {} bytes, the manifest says {}: {}".format(
+            name, table.size, entry.get("size"), FIX))
+    return table
+
+
+def open_dense(name, directory=None):
+    """Open dense table `name` (a DenseTable), checked against the manifest."""
+    return _open(DenseTable, name, directory)
+
+
+def open_records(name, directory=None):
+    """Open record table `name` (a RecordTable), checked against the manifest."""
+    return _open(RecordTable, name, directory)
