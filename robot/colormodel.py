@@ -22,6 +22,8 @@ from .pieces import orbits
 COST_CAP = 10.0
 # Highest cost along one axis: one wild channel cannot outvote the other two.
 AXIS_CAP = 4.0
+# A facelet whose class costs this much more than its nearest does not count in refit.
+OUTLIER_COST = 4.0
 # Per-class variances: pseudo-members of the pooled variance, and its floor (feature units^2).
 VARIANCE_PRIOR = 4.0
 VARIANCE_FLOOR = 1e-4
@@ -67,10 +69,15 @@ class ColourModel(object):
         self._costs(means, groups)
 
     def refit(self, classes):
-        """Recompute the class statistics from a resolved cube (class per facelet)."""
+        """Recompute the class statistics from a resolved cube (class per facelet).
+
+        Facelets that read clearly unlike their class (OUTLIER_COST) are left out.
+        """
         groups = [[] for _ in range(6)]
         for i in self.body:
-            groups[classes[i]].append(i)
+            row = self.cost[i]
+            if row[classes[i]] - min(row) < OUTLIER_COST:
+                groups[classes[i]].append(i)
         means = [self._mean(g) if g else (0.0, 0.0, 0.0) for g in groups]
         self._costs(means, groups)
 

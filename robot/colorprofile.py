@@ -88,7 +88,7 @@ def save_profile(profile, path):
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".profile.")
     try:
         with os.fdopen(fd, "w") as fh:
-            json.dump(profile, fh, indent=1, sort_keys=True)
+            json.dump(profile, fh, sort_keys=True)
             fh.write("\n")
         os.replace(tmp, path)
     except BaseException:
