@@ -8,7 +8,7 @@ median CPU ms per resolve (time.process_time: the machine is shared).
 Anchor: a plain nearest-colour classifier (each facelet alone, white-balanced,
 CIE Lab), as robots without the cube's constraints do.
 
-Usage: python bench/colors.py [--count N] [--big-count N] [--no-record]
+Usage: python bench/colors.py [--count N] [--samples-count N] [--big-count N] [--no-record]
 """
 
 import argparse
@@ -87,6 +87,8 @@ def run(n, level, count, samples, seed):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000, help="scans per 2x2x2/3x3x3 row")
+    parser.add_argument("--samples-count", type=int, default=300,
+                        help="scans per 2x2x2/3x3x3 row with 3 samples per facelet")
     parser.add_argument("--big-count", type=int, default=100, help="scans per 4x4x4/5x5x5 row")
     parser.add_argument("--no-record", action="store_true", help="print only")
     args = parser.parse_args()
@@ -94,7 +96,7 @@ def main():
     plan = [(n, level, samples) for n in (2, 3) for samples in (1, 3) for level in LEVELS]
     plan += [(n, level, 1) for n in (4, 5) for level in LEVELS]
     for k, (n, level, samples) in enumerate(plan):
-        count = args.count if n <= 3 else args.big_count
+        count = args.big_count if n > 3 else (args.count if samples == 1 else args.samples_count)
         row = run(n, level, count, samples, seed=1000 + k)
         rows.append(row)
         print("{n}x{n}x{n} {level:8s} samples={samples} n={count}: exact {exact:.1f}% "
