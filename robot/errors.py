@@ -9,6 +9,11 @@ RobotError
   ScanUnresolved: the readings do not resolve to a valid cube; carries the
       doubtful facelet positions so that the robot can rescan exactly those.
   Stopped: a stop was requested (BACKSPACE, a `stop` over the link).
+  LinkError: the serial link failed (device missing or gone, no answer in time).
+  FrameError (also a ValueError): a received line is not a protocol message
+      (not UTF-8, not JSON, not an object); the link itself keeps working.
+  RemoteError: the other end of the link answered a request with an error;
+      carries its `code`.
 """
 
 
@@ -41,3 +46,19 @@ class ScanUnresolved(RobotError):
 
 class Stopped(RobotError):
     """The run was stopped on request; the robot has been left safe."""
+
+
+class LinkError(RobotError):
+    """The serial link failed: the device is missing or vanished, or no reply came in time."""
+
+
+class FrameError(RobotError, ValueError):
+    """A received line is not a protocol message; names what is wrong with it."""
+
+
+class RemoteError(RobotError):
+    """The robot answered a request with `"ok": false`; `code` says what kind of refusal."""
+
+    def __init__(self, message, code="failed"):
+        RobotError.__init__(self, message)
+        self.code = code

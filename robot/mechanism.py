@@ -14,7 +14,8 @@ The flipper rests where the last action left it (hold after a flip or a
 held turn) and is moved away only when the table must turn the whole cube:
 this saves a flipper stroke between consecutive held turns and flips.
 Table targets are kept in absolute motor degrees so that errors never add up.
-Every move waits for the motor and then `settle_s`.
+Every move waits for the motor and then `settle_s`, as robot.timing's model
+assumes, so the simulated clock and the planner's estimates agree.
 """
 
 from .errors import RobotError
@@ -73,7 +74,7 @@ class Mechanism(object):
         self._check_homed()
         self._clear_arm()
         cfg = self.config
-        self._move(self.hw.flipper, cfg.flipper_flip_deg, cfg.flipper_speed_dps, settle=False)
+        self._move(self.hw.flipper, cfg.flipper_flip_deg, cfg.flipper_speed_dps)
         self._move(self.hw.flipper, cfg.flipper_hold_deg, cfg.flipper_speed_dps)
         self.counts["flip"] += 1
 
@@ -99,7 +100,7 @@ class Mechanism(object):
         motor_deg = -turns * self.config.table_quarter_deg()
         overshoot = self.config.table_overshoot_deg * (1 if motor_deg > 0 else -1)
         if overshoot:
-            self._table_by(motor_deg + overshoot, settle=False)
+            self._table_by(motor_deg + overshoot)
             self._table_by(-overshoot)
         else:
             self._table_by(motor_deg)
@@ -110,6 +111,28 @@ class Mechanism(object):
         self._check_homed()
         self._flipper_to(self.config.flipper_away_deg)
         self._table_by(int(round(cube_deg * self.config.table_gear_ratio)), settle)
+
+    def start_table_by_deg(self, cube_deg, speed_dps):
+        """Start turning the table (cube free) by `cube_deg`; return at once."""
+        self._check_homed()
+        self._flipper_to(self.config.flipper_away_deg)
+        self._table_target_deg += int(round(cube_deg * self.config.table_gear_ratio))
+        self.hw.table.start_to_position(self._table_target_deg, speed_dps)
+
+    def table_position_cube_deg(self):
+        """The table's encoder now, in cube degrees since homing."""
+        return self.hw.table.position_deg() / float(self.config.table_gear_ratio)
+
+    def table_is_moving(self):
+        return self.hw.table.is_moving()
+
+    def wait_table(self):
+        """Wait for a move started by start_table_by_deg, then settle."""
+        self.hw.table.wait_until_stopped(self.config.move_timeout_s)
+        self._settle()
+
+    def sleep_s(self, seconds):
+        self.hw.clock.sleep_s(seconds)
 
     def table_cube_deg(self):
         """The table's commanded angle in cube degrees since homing."""
@@ -135,6 +158,22 @@ class Mechanism(object):
 
     def wait_arm(self):
         self.hw.arm.wait_until_stopped(self.config.move_timeout_s)
+
+    def arm_in_and_release(self, arm_position_deg):
+        """Move the arm over the cube while the flipper goes away (both at once)."""
+        self._check_homed()
+        cfg = self.config
+        moving = []
+        if self.hw.flipper.position_deg() != cfg.flipper_away_deg:
+            self.hw.flipper.start_to_position(cfg.flipper_away_deg, cfg.flipper_speed_dps)
+            moving.append(self.hw.flipper)
+        if self.hw.arm.position_deg() != arm_position_deg:
+            self.hw.arm.start_to_position(arm_position_deg, cfg.arm_speed_dps)
+            moving.append(self.hw.arm)
+        for motor in moving:
+            motor.wait_until_stopped(cfg.move_timeout_s)
+        if moving:
+            self._settle()
 
     def _clear_arm(self):
         """The arm must be clear of the flipper's stroke: at most half-way in."""

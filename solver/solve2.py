@@ -62,10 +62,22 @@ class Solver2(object):
         return self.solve_cubies(cube.cp, cube.co)
 
 
+_OPEN = {}     # (metric, tables directory) -> an open Solver2, kept for later solves
+
+
+def solver_for(metric="htm"):
+    """An open Solver2 for `metric` from the current tables directory (cached)."""
+    key = (metric, store.tables_dir())
+    solver = _OPEN.get(key)
+    if solver is None:
+        solver = _OPEN[key] = Solver2(metric)
+    return solver
+
+
 def solve(state, metric="htm", budget=None):
-    """The engine entry point used by solver.api: a list of candidate move lists."""
-    solver = Solver2(metric)
-    try:
-        return [solver.solve(state)]
-    finally:
-        solver.close()
+    """The engine entry point used by solver.api: a list of candidate move lists.
+
+    The state is checked (InvalidCube) before the table is opened.
+    """
+    lettered, cube = cube2.orient(state)
+    return [solver_for(metric).solve_cubies(cube.cp, cube.co)]

@@ -47,15 +47,28 @@ def table_path(name, directory=None):
 
 
 def load_manifest(directory=None):
-    """The manifest's "tables" dict ({} if there is no manifest)."""
+    """The manifest's tables as a dict name -> entry ({} if there is no manifest).
+
+    Also accepts "tables" (or the whole file) as a list of entries that carry
+    their "name"; an entry without "file" names its file by its name.
+    """
     path = os.path.join(directory or tables_dir(), MANIFEST)
     if not os.path.exists(path):
         return {}
     try:
         with open(path) as fh:
             data = json.loads(fh.read())
-        return dict(data["tables"])
-    except (ValueError, KeyError, TypeError) as exc:
+        tables = data["tables"] if isinstance(data, dict) else data
+        if isinstance(tables, list):
+            tables = dict((entry["name"], entry) for entry in tables)
+        result = {}
+        for name in tables:
+            entry = dict(tables[name])
+            entry.setdefault("file", name)
+            entry.setdefault("format_version", FORMAT_VERSION)
+            result[name] = entry
+        return result
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise TableError("table manifest {} is unreadable ({}): {}".format(path, exc, FIX))
 
 
@@ -130,15 +143,21 @@ def build(names=None, directory=None, progress=_stderr_progress):
 
 
 def verify(directory=None, names=None):
-    """Check tables against the manifest; a list of one-line problems ([] = fine)."""
+    """Check tables against the manifest; a list of one-line problems ([] = fine).
+
+    names: the tables to check (each must be in the manifest); default every
+    table the manifest lists.
+    """
     directory = directory or tables_dir()
     entries = load_manifest(directory)
     if names is None:
-        names = catalog.names()
+        names = sorted(entries)
+        if not names:
+            return ["no tables in {} (no manifest): {}".format(directory, FIX)]
     problems = []
     for name in names:
         entry = entries.get(name)
-        path = table_path(name, directory)
+        path = os.path.join(directory, entry["file"]) if entry else table_path(name, directory)
         if entry is None:
             problems.append("table {} is not in the manifest: {}".format(name, FIX))
         elif not os.path.exists(path):

@@ -38,6 +38,25 @@ run_pytest() {
     return "$rc"
 }
 
+# apt_tools: sshd (for the deploy test against a real OpenSSH server) and shellcheck come
+# from apt. On a fresh machine, as root, install the missing ones quietly.
+apt_tools() {
+    local pkgs=()
+    [ -x /usr/sbin/sshd ] || pkgs+=(openssh-server)
+    command -v shellcheck >/dev/null 2>&1 || pkgs+=(shellcheck)
+    [ "${#pkgs[@]}" -gt 0 ] || return 0
+    if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+        echo "warning: ${pkgs[*]} missing and cannot be installed here (not root, or no apt-get)" >&2
+        return 0
+    fi
+    log "installing ${pkgs[*]} with apt-get"
+    if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+           DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${pkgs[@]}"; } >/dev/null; then
+        echo "warning: apt-get could not install ${pkgs[*]}" >&2
+    fi
+}
+apt_tools
+
 log "setting up .venv ($($PY --version 2>&1))"
 make_venv "$ROOT/.venv" "$PY" "test,ev3,lint"
 
@@ -46,7 +65,7 @@ log "building and verifying tables"
 "$ROOT/.venv/bin/cubebot" tables verify
 
 log "vermin: robot/, solver/ and setup.py must run on CPython 3.5"
-out=$("$ROOT/.venv/bin/vermin" -q --no-tips --violations -t=3.5- robot solver setup.py 2>&1 || true)
+out=$("$ROOT/.venv/bin/vermin" -q --no-tips --violations -t=3.5- robot solver setup.py deploy/tablecheck.py 2>&1 || true)
 if [ -n "$out" ]; then
     printf '%s\n' "$out" >&2
     echo "vermin found code that needs a newer Python than the brick's 3.5" >&2
@@ -54,14 +73,16 @@ if [ -n "$out" ]; then
 fi
 
 log "ruff"
-"$ROOT/.venv/bin/ruff" check --quiet robot solver tests bench setup.py
+"$ROOT/.venv/bin/ruff" check --quiet robot solver tests bench deploy setup.py
 
 if [ -f deploy.sh ]; then
     log "shellcheck"
-    "$ROOT/.venv/bin/shellcheck" deploy.sh tests/run.sh .ci/run
+    SHELLCHECK="$ROOT/.venv/bin/shellcheck"
+    [ -x "$SHELLCHECK" ] || SHELLCHECK=shellcheck
+    "$SHELLCHECK" deploy.sh deploy/brick.sh tests/run.sh .ci/run
 fi
 
-log "pytest on $($ROOT/.venv/bin/python --version 2>&1)"
+log "pytest on $("$ROOT/.venv/bin/python" --version 2>&1)"
 run_pytest "$ROOT/.venv" "$@"
 
 PY36="$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")/versions/3.6.15/bin/python3.6"

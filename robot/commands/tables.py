@@ -2,8 +2,8 @@
 
 build writes the solver's tables (solver.catalog) into the tables directory
 ($CUBEBOT_TABLES or tables/ in the checkout) with progress on stderr and
-updates the manifest; verify checks every default table against the
-manifest (size and sha256) and exits 2 naming each problem.
+updates the manifest; verify checks every default table and every table
+the manifest lists (size and sha256) and exits 2 naming each problem.
 """
 
 import sys
@@ -44,7 +44,10 @@ def run_build(args):
 
 def run_verify(args):
     from solver import store
-    problems = store.verify(names=_names(args))
+    names = _names(args)
+    if args.size is None:
+        names = sorted(set(names) | set(store.load_manifest()))
+    problems = store.verify(names=names)
     for problem in problems:
         sys.stderr.write("cubebot: error: {}\n".format(problem))
     if problems:

@@ -23,6 +23,7 @@ from .motor import Ev3Motor
 
 INPUT_PORTS = ("in1", "in2", "in3", "in4")
 COLOR_MODE = "RGB-RAW"
+MODE_SWITCH_S = 0.1     # a sensor's values follow a new mode only after a moment
 
 
 def _is_not_found(exc):
@@ -64,14 +65,15 @@ def _find_proximity(port, notes):
     return None
 
 
-def make_hardware(config, device_root=None, clock=None, screen=None, poll_s=None):
+def make_hardware(config, device_root=None, clock=None, screen=None, poll_s=None, missing_ok=False):
     """Open the robot's devices through python-ev3dev2.
 
     `device_root` replaces /sys/class (a virtual brick's fake sysfs; set
     FAKE_SYS=1 in the environment before the first ev3dev2 import);
     `clock` defaults to wall-clock time; `screen` replaces the LCD (PNG files
     on a virtual brick). Raises DeviceMissing for a missing motor or colour
-    sensor.
+    sensor; with `missing_ok` (for diag) such a device is None instead and
+    `Hardware.missing` lists one message per missing device.
     """
     import ev3dev2
     if device_root is not None:
@@ -81,16 +83,30 @@ def make_hardware(config, device_root=None, clock=None, screen=None, poll_s=None
 
     clock = clock or RealClock()
     notes = []
+    missing = []
     extra = {} if poll_s is None else {"poll_s": poll_s}
+
+    def required(cls, what, port):
+        try:
+            return _required(cls, what, port)
+        except DeviceMissing as exc:
+            if not missing_ok:
+                raise
+            missing.append(str(exc))
+            return None
+
     motors = []
     for role, cls, port, kind in (("flipper", LargeMotor, config.flipper_port, "large"),
                                   ("table", LargeMotor, config.table_port, "large"),
                                   ("arm", MediumMotor, config.arm_port, "medium")):
-        dev = _required(cls, "{} motor ({} motor)".format(role, kind), port)
-        motors.append(Ev3Motor(dev, role, port, clock, **extra))
-    color_dev = _required(ColorSensor, "colour sensor", config.color_port)
-    color = Ev3ColorSensor(color_dev, config.color_port)
-    color_dev.mode = COLOR_MODE
+        dev = required(cls, "{} motor ({} motor)".format(role, kind), port)
+        motors.append(None if dev is None else Ev3Motor(dev, role, port, clock, **extra))
+    color_dev = required(ColorSensor, "colour sensor", config.color_port)
+    color = None
+    if color_dev is not None:
+        color = Ev3ColorSensor(color_dev, config.color_port)
+        color_dev.mode = COLOR_MODE
+        clock.sleep_s(MODE_SWITCH_S)
     proximity = _find_proximity(config.proximity_port, notes)
     if screen is None:
         screen = _optional(_display, "screen", notes)
@@ -99,6 +115,7 @@ def make_hardware(config, device_root=None, clock=None, screen=None, poll_s=None
                   leds=_optional(_leds, "LEDs", notes), sound=_optional(_sound, "sound", notes),
                   battery=_optional(_battery, "battery", notes))
     hw.notes = notes
+    hw.missing = missing
     return hw
 
 

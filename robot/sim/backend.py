@@ -24,6 +24,7 @@ FLIPPER_STOPS_DEG = (0.0, 230.0)    # physical travel of the flipper
 ARM_STOPS_DEG = (-820.0, 0.0)       # physical travel of the sensor arm
 FLIPPER_START_DEG = 40.0            # where an unhomed flipper rests
 ARM_START_DEG = -300.0              # where an unhomed arm rests
+SENSOR_READ_S = 0.01               # one colour reading over sysfs on the brick
 _EPS = 1e-9
 
 
@@ -182,12 +183,24 @@ class SimMotor(Motor):
 
 
 class SimColorSensor(ColorSensor):
-    def __init__(self, world):
+    """Reads the world; each reading takes SENSOR_READ_S of simulated time.
+
+    dead=True stands for a broken sensor: every reading is the same grey.
+    """
+
+    DEAD_READING = (120, 120, 120)
+
+    def __init__(self, world, clock, dead=False):
         self.world = world
+        self.clock = clock
+        self.dead = dead
         self.reads = 0
 
     def read_rgb_raw(self):
         self.reads += 1
+        self.clock.advance(SENSOR_READ_S)
+        if self.dead:
+            return self.DEAD_READING
         return self.world.read_rgb_raw()
 
 
@@ -207,5 +220,5 @@ def make_sim_hardware(config, world, flipper_start_deg=FLIPPER_START_DEG, arm_st
     table = SimMotor("table", clock)
     arm = SimMotor("arm", clock, ARM_STOPS_DEG, arm_start_deg)
     clock._update_world()
-    return Hardware(flipper, table, arm, SimColorSensor(world), clock,
+    return Hardware(flipper, table, arm, SimColorSensor(world, clock), clock,
                     proximity=SimProximitySensor(world))

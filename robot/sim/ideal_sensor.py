@@ -1,35 +1,36 @@
-"""A plain sensor model for the simulated colour sensor: fixed EV3 RGB-RAW
-references per colour, scaled by spot quality, with optional small noise.
+"""A plain sensor model with robot.sim.sensor_model.SensorModel's interface.
 
-It stands for the colour sensor when a test needs readings it can predict;
-robot.sim.sensor_model is the realistic one (brightness spread, the centre
-read from another arm position). Readings are (r, g, b) raw counts.
+Readings are the typical EV3 RGB-RAW references (robot.colorscheme), mixed
+with the neighbour's colour by 1 - quality, scaled by brightness and, if
+`noise` > 0, by a uniform factor in 1 +- noise. With noise 0 (the default)
+every reading is predictable, for tests of the scan geometry; the realistic
+model (gain, colour cast, dark centres, noise, wild readings) is
+robot.sim.sensor_model.
 """
 
-REFERENCE_RGB = {
-    "white": (260, 430, 250),
-    "yellow": (240, 250, 22),
-    "orange": (240, 90, 17),
-    "red": (180, 48, 18),
-    "green": (28, 230, 36),
-    "blue": (27, 108, 120),
-}
-EMPTY_RGB = (6, 8, 5)          # the dark turntable / nothing under the sensor
-OFF_CENTRE_DIMMING = 0.3       # an edge-of-facelet reading is this much darker
+import random
+
+from ..colorscheme import EV3_TYPICAL_RAW, colour_of
+
+REFERENCE_RGB = EV3_TYPICAL_RAW
 
 
 class IdealSensorModel(object):
-    """Readings = reference x (1 - dimming x (1 - quality)) x (1 +- noise)."""
+    """reading() = reference (mixed by quality) x brightness (default 1) x (1 +- noise)."""
 
-    def __init__(self, noise=0.0):
-        self.noise = noise
+    def __init__(self, noise=0.0, rng=None):
+        self.noise = float(noise)
+        self.rng = rng if rng is not None else random.Random(0)
 
-    def _jitter(self, rng):
-        return 1.0 + (rng.uniform(-self.noise, self.noise) if self.noise else 0.0)
+    def reading(self, colour, quality=1.0, centre=False, neighbour=None, brightness=None):
+        base = EV3_TYPICAL_RAW[colour_of(colour)]
+        if quality < 1.0 and neighbour is not None:
+            other = EV3_TYPICAL_RAW[colour_of(neighbour)]
+            base = tuple(quality * a + (1.0 - quality) * b for a, b in zip(base, other))
+        scale = 1.0 if brightness is None else brightness
+        if self.noise:
+            scale *= 1.0 + self.rng.uniform(-self.noise, self.noise)
+        return tuple(int(round(c * scale)) for c in base)
 
-    def reading(self, colour, quality, rng):
-        scale = (1.0 - OFF_CENTRE_DIMMING * (1.0 - quality)) * self._jitter(rng)
-        return tuple(int(round(c * scale)) for c in REFERENCE_RGB[colour])
-
-    def empty(self, rng):
-        return EMPTY_RGB
+    def brightness(self):
+        return 1.0

@@ -40,6 +40,8 @@ FLIP_THRESHOLD_FRACTION = 0.75    # of the way from hold to flip: the cube tips 
 MIX_QUALITY = 0.3                 # below this spot quality the neighbour bleeds in
 CUBE_DISTANCE_CM = 4.0            # proximity reading with a cube on the table
 EMPTY_DISTANCE_CM = 60.0          # ... and without one
+EMPTY_RGB = (6.0, 8.0, 5.0)       # raw counts with nothing under the sensor
+EMPTY_NOISE = 1.5                 # their standard deviation
 FACE_COLOURS = {"U": "white", "R": "red", "F": "green", "D": "yellow", "L": "orange", "B": "blue"}
 EDGE_RADIUS = 2.0 / 3.0           # of the cube's half-width
 CORNER_RADIUS = 2.0 * math.sqrt(2.0) / 3.0
@@ -58,9 +60,11 @@ def spot_radius(arm_deg, config):
 class World(object):
     """Motor angles and the cube on the table; see the module docstring.
 
-    state: the cube's facelets (cube frame, URFDLB letters as colours), or
-    None for an empty table. sensor_model: has reading(colour, quality, rng)
-    -> (r, g, b) and empty(rng) -> (r, g, b). rng: a random.Random.
+    state: the cube's facelets (cube frame, URFDLB letters standing for the
+    standard colours, see FACE_COLOURS), or None for an empty table.
+    sensor_model: as robot.sim.sensor_model.SensorModel: reading(colour,
+    quality, centre, neighbour, brightness) -> (r, g, b) and brightness().
+    rng: a random.Random (noise of the empty table).
     """
 
     def __init__(self, state, config, sensor_model, rng):
@@ -72,6 +76,7 @@ class World(object):
         self.table_deg = 0.0
         self.arm_deg = float(config.arm_park_deg)
         self.tilts = 0
+        self._brightnesses = {}
         self.place_cube(state)
 
     # -- the cube ---------------------------------------------------------
@@ -221,16 +226,32 @@ class World(object):
         """One RGB-RAW reading of whatever is under the sensor."""
         spot = self.spot()
         if spot is None:
-            return self.sensor_model.empty(self.rng)
+            return self._empty()
         index, quality, neighbour, mix = spot
-        own = self.sensor_model.reading(FACE_COLOURS[self.robot_state[index]], quality, self.rng)
+        n = self.n
+        centre = n % 2 == 1 and index == (n * n) // 2 and quality > MIX_QUALITY
+        colour = FACE_COLOURS[self.robot_state[index]]
+        brightness = self._brightness(index)
         if neighbour is None:
-            return own
-        if neighbour < 0:
-            other = self.sensor_model.empty(self.rng)
-        else:
-            other = self.sensor_model.reading(FACE_COLOURS[self.robot_state[neighbour]], quality, self.rng)
-        return tuple(int(round((1.0 - mix) * a + mix * b)) for a, b in zip(own, other))
+            return self.sensor_model.reading(colour, quality=1.0, centre=centre, brightness=brightness)
+        if neighbour >= 0:
+            return self.sensor_model.reading(colour, quality=1.0 - mix, centre=centre,
+                                             neighbour=FACE_COLOURS[self.robot_state[neighbour]],
+                                             brightness=brightness)
+        own = self.sensor_model.reading(colour, quality=1.0, centre=centre, brightness=brightness)
+        return tuple(int(round((1.0 - mix) * a + mix * b)) for a, b in zip(own, self._empty()))
+
+    def _brightness(self, index):
+        """One brightness per facelet spot and face up (the arm's distance from it)."""
+        key = (self.where, index)
+        value = self._brightnesses.get(key)
+        if value is None:
+            value = self._brightnesses[key] = self.sensor_model.brightness()
+        return value
+
+    def _empty(self):
+        """Nothing under the sensor: the dark table, a few counts of noise."""
+        return tuple(max(0, int(round(c + self.rng.gauss(0.0, EMPTY_NOISE)))) for c in EMPTY_RGB)
 
     def read_distance_cm(self):
         return CUBE_DISTANCE_CM if self.robot_state is not None else EMPTY_DISTANCE_CM

@@ -4,10 +4,14 @@
     with brick:                              # starts / stops the physics
         hw = brick.make_hardware()           # the real ev3dev2 backend on it
 
-The physics advances simulated time in fixed steps of `tick_s * time_scale`
-seconds, one step every `tick_s` real seconds, so a test runs `time_scale`
-times faster than the robot would. `brick.clock` is that simulated time:
-backend waits and timeouts run on it, so they mean the same as on a brick.
+Time is simulated and runs in lockstep with the code that drives the brick:
+`brick.clock` (give it to the backend) advances only while some thread
+sleeps on it, in fixed physics steps of `step_s` simulated seconds, as fast
+as the machine allows. So a run takes a fraction of its robot time, the
+robot time it reports does not depend on how busy this machine is, and
+backend waits and timeouts mean the same as on a brick. (Between two sleeps
+nothing moves: a controller must sleep on the clock while it waits for a
+motor, as the ev3dev2 backend does.)
 
 The motors drive the simulated world: after each step that moved a shaft the
 brick calls `world.update(flipper_deg, table_deg, arm_deg)` (shaft angles in
@@ -20,11 +24,11 @@ stalled), `unplug(port)` (a sensor stops answering), and `missing=(port, ...)`
 at construction (nothing plugged there).
 """
 
+import math
 import os
 import shutil
 import tempfile
 import threading
-import time
 
 from ..hardware import Clock
 from .motors import LARGE, MEDIUM, SimMotor
@@ -32,14 +36,15 @@ from .sensors import SimSensor
 from .sysfs import DeviceDir, make_class_dirs
 
 CLASSES = ("tacho-motor", "lego-sensor", "power_supply")
-TICK_S = 0.001               # real seconds between physics steps
-DEFAULT_TIME_SCALE = 10.0    # simulated seconds per real second
+STEP_S = 0.01                # simulated seconds per physics step
+IDLE_WAIT_S = 0.5            # the physics thread re-checks for stop this often when idle
 FLIPPER_STOP_DEG = (0, 230)  # shaft end stops (mechanism frame)
 ARM_STOP_DEG = (-820, 0)
 FLIPPER_BOOT_DEG = 25        # shaft angles when the brick boots
 ARM_BOOT_DEG = -60
 BATTERY_V = 7.9
 MICRO = 1000000
+WORLD_STEP_DEG = 6.0         # the most a shaft turns between two world updates
 SENSOR_NAMES = ("sensor0", "sensor1")
 
 
@@ -59,13 +64,13 @@ class SimClock(Clock):
 class VirtualBrick(object):
     """The fake sysfs, its simulated devices and the thread that runs them."""
 
-    def __init__(self, world, config, time_scale=DEFAULT_TIME_SCALE, proximity="ir",
-                 missing=(), root=None, tick_s=TICK_S, battery_v=BATTERY_V):
+    def __init__(self, world, config, step_s=STEP_S, proximity="ir",
+                 missing=(), root=None, battery_v=BATTERY_V):
         os.environ["FAKE_SYS"] = "1"   # ev3dev2 picks its platform at import
         self.world = world
         self.config = config
-        self.time_scale = float(time_scale)
-        self.tick_s = tick_s
+        self.step_s = float(step_s)
+        self._waiting = []           # simulated times that sleeping threads wait for
         self.sim_time_s = 0.0
         self._own_root = root is None
         self.root = root or tempfile.mkdtemp(prefix="cubebot-vbrick-")
@@ -138,37 +143,64 @@ class VirtualBrick(object):
             self.sensors[role].tick()
 
     def step(self):
-        """One physics step of tick_s * time_scale simulated seconds."""
-        dt = self.tick_s * self.time_scale
+        """One physics step of step_s simulated seconds.
+
+        The step is cut into sub-steps so that no shaft turns more than
+        WORLD_STEP_DEG between two calls of world.update.
+        """
+        dt = self.step_s
         with self._cond:
-            moved = False
-            for role in sorted(self.motors):
-                moved = self.motors[role].tick(dt) or moved
-            if moved:
-                self.world.update(*self._angles())
+            roles = sorted(self.motors)
+            for role in roles:
+                self.motors[role].take_command()
+            biggest = max([self.motors[r].max_step_deg(dt) for r in roles] + [0.0])
+            count = max(1, int(math.ceil(biggest / WORLD_STEP_DEG)))
+            start = dict((r, self.motors[r].shaft_deg) for r in roles)
+            for _ in range(count):
+                moved = False
+                for role in roles:
+                    moved = self.motors[role].advance(dt / count) or moved
+                if moved:
+                    self.world.update(*self._angles())
+            # Sensors first: when ev3dev2 sees a move has ended, the colour
+            # under the sensor is already the one at the final position.
             for role in sorted(self.sensors):
                 self.sensors[role].tick()
+            for role in roles:
+                self.motors[role].publish((self.motors[role].shaft_deg - start[role]) / dt)
             self.sim_time_s += dt
             self._cond.notify_all()
+
+    def _someone_waits(self):
+        return any(until > self.sim_time_s for until in self._waiting)
 
     def _loop(self):
         try:
             while self._running:
-                self.step()
-                time.sleep(self.tick_s)
+                with self._cond:
+                    while self._running and not self._someone_waits():
+                        self._cond.wait(IDLE_WAIT_S)
+                if self._running:
+                    self.step()
         except Exception as exc:  # noqa: BLE001 - reported to waiters, not lost
             self.error = exc
+        finally:
             with self._cond:
                 self._running = False
                 self._cond.notify_all()
 
     def wait_sim_time(self, until_s):
-        """Block until simulated time reaches `until_s`."""
+        """Block until simulated time reaches `until_s` (the physics runs meanwhile)."""
         with self._cond:
-            while self.sim_time_s < until_s:
-                if not self._running:
-                    raise RuntimeError("the virtual brick is not running: {}".format(self.error))
-                self._cond.wait(1.0)
+            self._waiting.append(until_s)
+            self._cond.notify_all()
+            try:
+                while self.sim_time_s < until_s:
+                    if not self._running:
+                        raise RuntimeError("the virtual brick is not running: {}".format(self.error))
+                    self._cond.wait(IDLE_WAIT_S)
+            finally:
+                self._waiting.remove(until_s)
 
     def start(self):
         if self._thread is None:
@@ -178,7 +210,9 @@ class VirtualBrick(object):
         return self
 
     def stop(self):
-        self._running = False
+        with self._cond:
+            self._running = False
+            self._cond.notify_all()
         if self._thread is not None:
             self._thread.join()
             self._thread = None
@@ -199,7 +233,8 @@ class VirtualBrick(object):
         return False
 
     # -- the backend on top -------------------------------------------------------
-    def make_hardware(self, screen=None):
+    def make_hardware(self, screen=None, missing_ok=False):
         """The real ev3dev2 backend opened on this brick's tree."""
         from ..ev3.backend import make_hardware
-        return make_hardware(self.config, device_root=self.root, clock=self.clock, screen=screen)
+        return make_hardware(self.config, device_root=self.root, clock=self.clock, screen=screen,
+                             missing_ok=missing_ok)

@@ -129,11 +129,17 @@ class SimMotor(object):
             return float(self.max_deg)
         return shaft
 
-    def tick(self, dt_s):
-        """Advance by dt_s simulated seconds; True if the shaft moved."""
+    def take_command(self):
+        """Read a command ev3dev2 wrote since the last step (if any)."""
         self._take_command()
+
+    def max_step_deg(self, dt_s):
+        """The most this motor would turn in dt_s (to size the world's sub-steps)."""
+        return abs(self._wanted_step(dt_s))
+
+    def advance(self, dt_s):
+        """Turn the shaft for dt_s simulated seconds; True if it moved."""
         if self._mode is None:
-            self._publish(0.0)
             return False
         step = self._wanted_step(dt_s)
         before = self.shaft_deg
@@ -142,7 +148,6 @@ class SimMotor(object):
         moved = self.shaft_deg - before
         if self._mode == "position" and abs(self._target - self.encoder_deg()) < 1e-6:
             self._halt()
-            self._publish(0.0)
             return moved != 0.0
         if abs(moved) < abs(step) * 0.5:
             self._stuck_s += dt_s
@@ -150,8 +155,11 @@ class SimMotor(object):
             self._stuck_s = 0.0
         stalled = self._stuck_s >= STALL_AFTER_S
         self._state = "running stalled" if stalled else "running"
-        self._publish(moved / dt_s if dt_s > 0 else 0.0)
         return moved != 0.0
+
+    def publish(self, speed_dps):
+        """Write position, speed and state for ev3dev2 to read."""
+        self._publish(speed_dps if self._mode is not None else 0.0)
 
     def _publish(self, speed_dps):
         self.dir["position"].write(int(round(self.encoder_deg())))

@@ -11,13 +11,11 @@ from .fakes import StillWorld, ports
 
 pytest.importorskip("ev3dev2")
 
-SCALE = 20.0
-
 
 @pytest.fixture
 def brick():
     world = StillWorld()
-    with VirtualBrick(world, ports(), time_scale=SCALE) as b:
+    with VirtualBrick(world, ports()) as b:
         yield b
 
 

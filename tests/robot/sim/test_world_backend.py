@@ -82,7 +82,7 @@ def test_sensor_reads_the_facelet_under_it():
     mech.move_arm_named("edge")          # robot +x side: U6
     assert mech.read_rgb() == REFERENCE_RGB[FACE_COLOURS[state[5]]]
     mech.move_arm_named("park")
-    assert mech.read_rgb() == IdealSensorModel().empty(None)
+    assert max(mech.read_rgb()) < 20
 
 
 def test_homing_stalls_at_the_stops_and_a_jam_raises():

@@ -1,0 +1,131 @@
+"""Benchmark of the whole robot job on the simulated MINDCUB3R.
+
+For 200 fixed seeds of each size: scramble, scan (realistic sensor model),
+resolve, solve, plan, execute. Reports the mean and p95 of the estimated
+robot times (scan, compute on the brick = measured here x 50, turning,
+total), flips per solve, and our planner against the naive planner (the
+reference robot's fixed recipe) on the same solutions in the same time
+model. Writes the "robot" section of docs/benchmarks.md.
+
+Usage: python bench/robot.py [--seeds N] [--no-record]
+"""
+
+import argparse
+import datetime
+import importlib.util
+import os
+import platform
+import sys
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+# This script is called robot.py: keep its folder off the path so that
+# `import robot` finds the package.
+sys.path[:] = [ROOT] + [p for p in sys.path if os.path.abspath(p or ".") != BENCH]
+_spec = importlib.util.spec_from_file_location("bench_record", os.path.join(BENCH, "record.py"))
+_record_module = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_record_module)
+record = _record_module.record
+
+from robot.pipeline import COMPUTE_FACTOR, run_job  # noqa: E402
+from robot.sim.factory import make_sim_robot  # noqa: E402
+
+SEEDS = 200
+SIZES = (3, 2)
+TARGET_TOTAL_3X3_S = 60.0
+TARGET_TURN_SAVING = 0.30
+PUBLISHED_RANGE = "90-300 s"
+
+
+def mean(values):
+    return sum(values) / float(len(values))
+
+
+def p95(values):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def run_size(size, seeds):
+    rows = []
+    for seed in range(seeds):
+        robot = make_sim_robot(size, seed)
+        result = run_job(robot, size)
+        result["seed"] = seed
+        rows.append(result)
+    return rows
+
+
+def summarise(size, rows):
+    solved = [r for r in rows if r["solved"]]
+    lines = ["### {0}x{0}x{0}: {1} seeds, {2} solved".format(size, len(rows), len(solved)), ""]
+    lines.append("| estimated robot time | mean | p95 |")
+    lines.append("|---|---|---|")
+    for key, name in (("scan_seconds", "scan"), ("compute_seconds", "compute (here x{})".format(COMPUTE_FACTOR)),
+                      ("turn_seconds", "turning"), ("total_seconds", "total")):
+        values = [r[key] for r in solved]
+        lines.append("| {} | {:.1f} s | {:.1f} s |".format(name, mean(values), p95(values)))
+    ours = [r["planned_seconds"] for r in solved]
+    naive = [r["naive_seconds"] for r in solved]
+    saving = 1.0 - sum(ours) / sum(naive)
+    lines += [
+        "",
+        "| per solve | mean | p95 |",
+        "|---|---|---|",
+        "| moves | {:.1f} | {} |".format(mean([len(r["moves"]) for r in solved]),
+                                        p95([len(r["moves"]) for r in solved])),
+        "| flips (our planner) | {:.1f} | {} |".format(mean([r["flips"] for r in solved]),
+                                                      p95([r["flips"] for r in solved])),
+        "| flips (naive planner) | {:.1f} | {} |".format(mean([r["naive_flips"] for r in solved]),
+                                                        p95([r["naive_flips"] for r in solved])),
+        "| table turns / held turns | {:.1f} / {:.1f} | |".format(
+            mean([r["actions"]["rotate"] for r in solved]), mean([r["actions"]["twist"] for r in solved])),
+        "| turning, our planner | {:.1f} s | {:.1f} s |".format(mean(ours), p95(ours)),
+        "| turning, naive planner | {:.1f} s | {:.1f} s |".format(mean(naive), p95(naive)),
+        "| rescans | {:.2f} | {} |".format(mean([r["rescans"] for r in rows]), p95([r["rescans"] for r in rows])),
+        "",
+        "Our planner turns {:.1%} faster than the naive planner (target >= {:.0%}).".format(
+            saving, TARGET_TURN_SAVING),
+    ]
+    failed = [r for r in rows if not r["solved"]]
+    if failed:
+        lines.append("Not solved: " + ", ".join("seed {} ({})".format(r["seed"], r.get("error", "wrong cube"))
+                                              for r in failed))
+    return lines, saving, mean([r["total_seconds"] for r in solved]) if solved else None, len(failed)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=SEEDS)
+    parser.add_argument("--no-record", action="store_true")
+    args = parser.parse_args(argv)
+    t0 = time.time()
+    sections = []
+    verdicts = []
+    for size in SIZES:
+        rows = run_size(size, args.seeds)
+        lines, saving, total, failed = summarise(size, rows)
+        sections += lines + [""]
+        verdicts.append("{}x{}x{}: {} not solved; turning {:.1%} below naive".format(
+            size, size, size, failed, saving))
+        if size == 3 and total is not None:
+            verdicts.append("3x3x3 mean estimated full run {:.1f} s (target <= {:.0f} s; published LEGO robots "
+                            "{})".format(total, TARGET_TOTAL_3X3_S, PUBLISHED_RANGE))
+    head = ["Run {} on {} (Python {}), {:.0f} s of real time for {} runs.".format(
+        datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
+        time.time() - t0, args.seeds * len(SIZES)), "",
+        "`python bench/robot.py`: scramble, scan with the realistic sensor model, resolve, "
+        "solve, plan, execute on the simulated MINDCUB3R with the default config "
+        "(docs/robot.md). Times are estimates for the real robot: motor moves from speeds "
+        "and angles plus settle_s, 10 ms per colour reading, compute measured here x{}.".format(COMPUTE_FACTOR),
+        ""]
+    text = "\n".join(["## Robot (simulated MINDCUB3R)", ""] + head + sections + ["Summary:", ""]
+                     + ["- " + v for v in verdicts])
+    print(text)
+    if not args.no_record:
+        record("robot", text)
+
+
+if __name__ == "__main__":
+    main()

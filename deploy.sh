@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# Put cubebot on an EV3 brick running ev3dev-stretch, over SSH with key authentication.
+#
+# Usage: ./deploy.sh [options] [user@host]          (default host: robot@ev3dev.local)
+#   --dry-run        print every step and command without doing anything (no connection)
+#   -p, --port N     SSH port
+#   -i, --identity F SSH private key to use
+#   --home DIR       install under DIR on the brick instead of the login's $HOME
+#   --python PATH    the brick's python3 (default /usr/bin/python3)
+#   --no-service     do not install, enable or restart the systemd service
+#   --no-diag        do not run `cubebot diag --quick` on the brick
+#   -h, --help       this help
+# Environment: SSH_OPTS (extra ssh options, split on spaces), CUBEBOT_LOCAL_PYTHON (the
+# python that builds the tables here; default .venv/bin/python, else python3),
+# CUBEBOT_SYSTEMCTL (passed to the brick: the systemctl it uses).
+#
+# Steps: 1 build the tables if missing; 2 copy code and tables (tar over ssh; tables are
+# checked against tables/manifest.json here and on arrival, and not re-sent when the brick
+# has them); 3 install what the brick lacks (Debian packages, kociemba, pyserial, the
+# ~/bin/cubebot launcher); 4 install, enable and restart the systemd service; 5 run
+# `cubebot diag --quick` on the brick. Safe to run again: each step does only what is missing.
+# Exit codes: 0 done, 1 failed, 2 usage, 3 deployed but diag reported faults.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DEFAULT_TARGET=robot@ev3dev.local
+STEPS=5
+# What goes to the brick besides the tables (paths relative to the checkout).
+CODE=(robot solver systemd deploy setup.py)
+EXIT_USAGE=2
+EXIT_DIAG=3
+
+DRY_RUN=0
+TARGET=$DEFAULT_TARGET
+PORT=
+IDENTITY=
+REMOTE_HOME=
+REMOTE_PYTHON=/usr/bin/python3
+DO_SERVICE=1
+DO_DIAG=1
+
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; }
+die() { printf 'deploy: error: %s\n' "$*" >&2; exit 1; }
+usage_error() { printf 'deploy: error: %s (see --help)\n' "$*" >&2; exit "$EXIT_USAGE"; }
+step() { printf '\n== %s/%s %s\n' "$1" "$STEPS" "$2"; }
+say() { printf '  %s\n' "$*"; }
+# plan TEXT: in a dry run, what the brick would do (in a real run brick.sh says it).
+plan() { if [ "$DRY_RUN" -eq 1 ]; then say "on the brick: $*"; fi; }
+
+# quote WORD: WORD in single quotes, safe inside a remote shell command line.
+quote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+
+# show CMD...: print a command as it would be typed.
+show() {
+    local out="+" word
+    for word in "$@"; do
+        if [[ $word =~ ^[A-Za-z0-9_@%+=:,./-]+$ ]]; then out+=" $word"; else out+=" $(quote "$word")"; fi
+    done
+    printf '  %s\n' "$out"
+}
+
+# run CMD...: run it, or only show it in a dry run.
+run() {
+    show "$@"
+    if [ "$DRY_RUN" -eq 0 ]; then "$@"; fi
+}
+
+parse_args() {
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --dry-run) DRY_RUN=1 ;;
+            -p|--port) [ $# -ge 2 ] || usage_error "$1 needs a value"; PORT=$2; shift ;;
+            -i|--identity) [ $# -ge 2 ] || usage_error "$1 needs a value"; IDENTITY=$2; shift ;;
+            --home) [ $# -ge 2 ] || usage_error "$1 needs a value"; REMOTE_HOME=$2; shift ;;
+            --python) [ $# -ge 2 ] || usage_error "$1 needs a value"; REMOTE_PYTHON=$2; shift ;;
+            --no-service) DO_SERVICE=0 ;;
+            --no-diag) DO_DIAG=0 ;;
+            -h|--help) usage; exit 0 ;;
+            -*) usage_error "unknown option $1" ;;
+            *) TARGET=$1 ;;
+        esac
+        shift
+    done
+    if [ -n "$PORT" ] && ! [[ $PORT =~ ^[0-9]+$ ]]; then usage_error "port must be a number, got '$PORT'"; fi
+    if [ -n "$REMOTE_HOME" ] && [ "${REMOTE_HOME:0:1}" != / ]; then usage_error "--home must be an absolute path, got '$REMOTE_HOME'"; fi
+}
+
+local_python() {
+    if [ -n "${CUBEBOT_LOCAL_PYTHON:-}" ]; then echo "$CUBEBOT_LOCAL_PYTHON"
+    elif [ -x "$ROOT/.venv/bin/python" ]; then echo "$ROOT/.venv/bin/python"
+    else echo python3
+    fi
+}
+
+setup_ssh() {
+    SSH=(ssh)
+    local extra=()
+    if [ -n "${SSH_OPTS:-}" ]; then read -r -a extra <<<"$SSH_OPTS"; SSH+=("${extra[@]}"); fi
+    [ -z "$PORT" ] || SSH+=(-p "$PORT")
+    [ -z "$IDENTITY" ] || SSH+=(-i "$IDENTITY" -o IdentitiesOnly=yes)
+    # Keys only, never a password prompt; one multiplexed connection for every step.
+    SSH+=(-o BatchMode=yes -o ConnectTimeout=20 -o ServerAliveInterval=15)
+    if [ "$DRY_RUN" -eq 0 ]; then
+        CONTROL_DIR=$(mktemp -d "${TMPDIR:-/tmp}/cubebot-deploy.XXXXXX")
+        SSH+=(-o ControlMaster=auto -o "ControlPath=$CONTROL_DIR/%C" -o ControlPersist=300)
+        trap cleanup EXIT
+    fi
+    REMOTE_ENV="CUBEBOT_PYTHON=$(quote "$REMOTE_PYTHON")"
+    [ -z "$REMOTE_HOME" ] || REMOTE_ENV+=" CUBEBOT_HOME=$(quote "$REMOTE_HOME")"
+    [ -z "${CUBEBOT_SYSTEMCTL:-}" ] || REMOTE_ENV+=" CUBEBOT_SYSTEMCTL=$(quote "$CUBEBOT_SYSTEMCTL")"
+    if [ -n "$REMOTE_HOME" ]; then
+        HOME_DIR=$(quote "$REMOTE_HOME")
+    else
+        # shellcheck disable=SC2016  # $HOME expands on the brick
+        HOME_DIR='"$HOME"'
+    fi
+}
+
+cleanup() {
+    "${SSH[@]}" -O exit "$TARGET" >/dev/null 2>&1 || true
+    rm -rf "$CONTROL_DIR"
+}
+
+# remote ARGS...: brick.sh ARGS on the brick, from the installed copy.
+remote() {
+    run "${SSH[@]}" "$TARGET" "$REMOTE_ENV sh $HOME_DIR/cubebot/deploy/brick.sh $*"
+}
+
+# remote_root ARGS...: the same for steps that need root. When sudo on the brick wants a
+# password and we have a terminal, ssh gets one (-t) so that sudo itself asks for it.
+remote_root() {
+    if [ "$PROBE_PRIVILEGE" = sudo-password ] && [ -t 0 ] && [ "$DRY_RUN" -eq 0 ]; then
+        say "sudo on the brick may ask for the robot's password"
+        run "${SSH[@]}" -t "$TARGET" "$REMOTE_ENV sh $HOME_DIR/cubebot/deploy/brick.sh $*"
+    else
+        remote "$@"
+    fi
+}
+
+# Step 1: the tables exist here and match the manifest (built if missing).
+step_tables() {
+    step 1 "tables: build them here if missing, check them against tables/manifest.json"
+    local py check=(deploy/tablecheck.py tables)
+    py=$(local_python)
+    if [ "$DRY_RUN" -eq 1 ]; then
+        show cd "$ROOT"
+        show "$py" "${check[@]}"
+        say "when a table is missing or differs from the manifest:"
+        show "$py" -m robot.cli tables build
+        show "$py" "${check[@]}"
+        return 0
+    fi
+    cd "$ROOT"
+    if [ -f tables/manifest.json ] && "$py" "${check[@]}" >/dev/null 2>&1; then
+        say "tables present and matching tables/manifest.json"
+    else
+        say "tables missing or out of date: building them (cubebot tables build)"
+        run "$py" -m robot.cli tables build || die "building the tables failed"
+    fi
+    "$py" "${check[@]}" | sed 's/^/  /' || die "the tables here do not match tables/manifest.json"
+    TABLE_FILES=()
+    local name
+    while IFS= read -r name; do TABLE_FILES+=("$name"); done < <("$py" "${check[0]}" tables --list)
+    MANIFEST_DIGEST=$("$py" "${check[0]}" tables --digest)
+}
+
+probe() {
+    say "connecting to $TARGET"
+    local out
+    show "${SSH[@]}" "$TARGET" "$REMOTE_ENV sh -s -- probe" "< deploy/brick.sh"
+    if [ "$DRY_RUN" -eq 1 ]; then
+        PROBE_MANIFEST=unknown PROBE_TABLES=unknown PROBE_SYSTEMD=yes PROBE_PRIVILEGE=sudo
+        return 0
+    fi
+    out=$("${SSH[@]}" "$TARGET" "$REMOTE_ENV sh -s -- probe" <"$ROOT/deploy/brick.sh") ||
+        die "cannot run commands on $TARGET over SSH with a key (BatchMode). Set up a key first: ssh-copy-id $TARGET (see docs/deploy.md)"
+    PROBE_HOME=$(sed -n 's/^home=//p' <<<"$out")
+    PROBE_PYTHON=$(sed -n 's/^python=//p' <<<"$out")
+    PROBE_MANIFEST=$(sed -n 's/^manifest=//p' <<<"$out")
+    PROBE_TABLES=$(sed -n 's/^tables=//p' <<<"$out")
+    PROBE_SYSTEMD=$(sed -n 's/^systemd=//p' <<<"$out")
+    PROBE_PRIVILEGE=$(sed -n 's/^privilege=//p' <<<"$out")
+    say "brick: home $PROBE_HOME, python $PROBE_PYTHON ($REMOTE_PYTHON), systemd $PROBE_SYSTEMD, root via $PROBE_PRIVILEGE"
+    [ "$PROBE_PYTHON" != none ] || die "$REMOTE_PYTHON not found on $TARGET"
+}
+
+# Step 2: code (and tables unless the brick has these very ones) into ~/cubebot.new,
+# checked on arrival, then swapped in place of ~/cubebot.
+step_copy() {
+    step 2 "copy: code and tables to $TARGET:${REMOTE_HOME:-~}/cubebot"
+    probe
+    local files=() reuse=
+    local name
+    for name in "${CODE[@]}"; do [ ! -e "$ROOT/$name" ] || files+=("$name"); done
+    files+=(tables/manifest.json)
+    if [ "$DRY_RUN" -eq 1 ]; then
+        say "sending the code and tables/manifest.json, plus every table unless the brick already has them (same manifest, checksums ok)"
+    elif [ "$PROBE_TABLES" = ok ] && [ "$PROBE_MANIFEST" = "$MANIFEST_DIGEST" ]; then
+        say "the brick has these tables already (same manifest, checksums ok): not sending them again"
+        reuse=--reuse-tables
+    else
+        for name in "${TABLE_FILES[@]}"; do files+=("tables/$name"); done
+    fi
+    # Unpack into ~/cubebot.new, then (same SSH session) check it and swap it in.
+    # shellcheck disable=SC2016  # expands on the brick
+    local receive='H=${CUBEBOT_HOME:-$HOME}; rm -rf "$H/cubebot.new" && mkdir -p "$H/cubebot.new" && tar -xzf - -C "$H/cubebot.new"'
+    local command
+    command="$REMOTE_ENV sh -c $(quote "$receive") && $REMOTE_ENV sh $HOME_DIR/cubebot.new/deploy/brick.sh activate $reuse"
+    show tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" "|"
+    show "${SSH[@]}" "$TARGET" "$command"
+    if [ "$DRY_RUN" -eq 0 ]; then
+        say "sending $(du -ck "${files[@]/#/$ROOT/}" | tail -n 1 | cut -f 1) KiB (before compression)"
+        COPYFILE_DISABLE=1 tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" |
+            "${SSH[@]}" "$TARGET" "$command" || die "copying to $TARGET or checking the upload there failed"
+    fi
+}
+
+step_deps() {
+    step 3 "install: what the brick's Python 3.5 lacks (kociemba, pyserial), the launcher ~/bin/cubebot"
+    plan "when python3 lacks kociemba (compiled) or pyserial: apt-get install (as root)" \
+        "build-essential libffi-dev python3-dev python3-cffi python3-pip; pip3 install --user" \
+        "'pytest-runner<5.3' future kociemba pyserial. Then: write ~/bin/cubebot, byte-compile," \
+        "one kociemba solve to write its cache"
+    remote_root deps || die "installing the dependencies on $TARGET failed (see docs/deploy.md)"
+}
+
+step_service() {
+    step 4 "service: install, enable and restart cubebot.service"
+    if [ "$DO_SERVICE" -eq 0 ]; then
+        say "SKIPPED: --no-service"
+        return 0
+    fi
+    local action=restart
+    # The app and diag would fight over the motors and the 64 MB of RAM: stop the app
+    # while diag runs, start it afterwards.
+    if [ "$DO_DIAG" -eq 1 ]; then action=stop; fi
+    plan "install systemd/cubebot.service as /etc/systemd/system/cubebot.service (as root)" \
+        "when it differs, systemctl daemon-reload, systemctl enable cubebot, systemctl $action cubebot;" \
+        "skipped when the brick has no systemd"
+    remote_root service "$action" || die "installing the service on $TARGET failed"
+}
+
+step_diag() {
+    step 5 "diag: cubebot diag --quick on the brick"
+    local rc=0
+    if [ "$DO_DIAG" -eq 0 ]; then
+        say "SKIPPED: --no-diag"
+    else
+        plan "cubebot diag --quick (the ~/bin/cubebot launcher), its report shown here"
+        remote diag || rc=$?
+    fi
+    if [ "$DO_SERVICE" -eq 1 ] && [ "$DO_DIAG" -eq 1 ]; then
+        say "starting the service again"
+        remote_root service start || die "starting the service on $TARGET failed"
+    fi
+    DIAG_RC=$rc
+}
+
+main() {
+    parse_args "$@"
+    setup_ssh
+    local started=$SECONDS
+    if [ "$DRY_RUN" -eq 1 ]; then printf 'deploy: DRY RUN: nothing is built, sent or changed\n'; fi
+    printf 'deploy: cubebot from %s to %s\n' "$ROOT" "$TARGET"
+    step_tables
+    step_copy
+    step_deps
+    step_service
+    step_diag
+    printf '\n== done in %s s' "$((SECONDS - started))"
+    if [ "$DIAG_RC" -ne 0 ]; then
+        printf ': deployed, but cubebot diag reported faults (exit %s)\n' "$DIAG_RC"
+        exit "$EXIT_DIAG"
+    fi
+    printf '\n'
+}
+
+main "$@"

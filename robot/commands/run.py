@@ -1,0 +1,89 @@
+"""`cubebot run [--virtual-brick | --sim]`: the resident brick app (robot.app).
+
+Opens the robot once, then waits for a cube or ENTER, scans, solves, turns,
+shows the result, and waits again; it never exits on a cube or motor fault.
+--keys reads ENTER/u/d/b/q lines from stdin as buttons (SSH, virtual brick);
+--screenshots DIR saves every screen as a PNG (virtual brick and sim).
+On the simulated backends each run puts a freshly scrambled cube (seeded)
+on the table.
+"""
+
+import os
+
+DEFAULT_HOME = os.path.join("~", ".cubebot")
+
+
+def register(subparsers):
+    from ..backends import add_backend_arguments
+    parser = subparsers.add_parser("run", help="the resident brick app: solve at the press of a button")
+    add_backend_arguments(parser)
+    parser.add_argument("--settings", default=os.path.join(DEFAULT_HOME, "app.json"),
+                        help="where the chosen cube size is remembered (default: %(default)s)")
+    parser.add_argument("--log-file", default=os.path.join(DEFAULT_HOME, "cubebot.log"),
+                        help="rotating log file (default: %(default)s); stderr gets the log too")
+    parser.add_argument("--screenshots", metavar="DIR", default=None,
+                        help="simulated backends: save each screen as a PNG in DIR")
+    parser.add_argument("--keys", action="store_true",
+                        help="stdin lines act as buttons: empty=ENTER, u=UP, d=DOWN, b=BACKSPACE, q=quit")
+    parser.add_argument("--seed", type=int, default=0, help="simulated backends: seed of the first cube")
+    parser.add_argument("--runs", type=int, default=None, help="quit after this many runs")
+    parser.set_defaults(run=run)
+
+
+def run(args):
+    from ..app import App, Settings, setup_logging
+    from ..backends import EV3, open_backend, scrambled
+    from ..cli import UsageError
+    from ..config import load_config
+    from ..ev3.devices import RealClock
+    from ..mechanism import Mechanism
+    from ..pipeline import Robot
+    from ..service import RobotService
+    if args.screenshots and args.backend == EV3:
+        raise UsageError("--screenshots works with --virtual-brick or --sim (the brick has its LCD)")
+    config = load_config(args.config)
+    setup_logging(os.path.expanduser(args.log_file) if args.log_file else None)
+    screen = None
+    if args.screenshots:
+        from ..virtual_brick.screen import PngScreen
+        screen = PngScreen(args.screenshots)
+    opened = open_backend(args.backend, config, state=None, seed=args.seed, screen=screen)
+    with opened:
+        hw = opened.hw
+        if args.keys:
+            from ..keys import StdinButtons
+            hw.buttons = StdinButtons()
+        seeds = [args.seed]
+
+        def make_robot(size, seed):
+            if opened.world is None:
+                return Robot(Mechanism(hw, config))
+            opened.world.place_cube(scrambled(size, seeds[0] if seed is None else seed))
+            seeds[0] += 1
+            return Robot(Mechanism(hw, config), world=opened.world)
+
+        service = RobotService(make_robot)
+        app = App(service, hw, Settings(os.path.expanduser(args.settings)), RealClock(),
+                  config.cube_present_cm)
+
+        def should_exit():
+            idle = app.mode != "working"
+            if args.runs is not None and app.finished_runs >= args.runs and idle:
+                return True
+            return idle and bool(getattr(hw.buttons, "quit", False))
+        _exit_on_sigterm()
+        try:
+            app.run(should_exit)
+        finally:
+            service.stop()
+            service.wait()
+    return 0
+
+
+def _exit_on_sigterm():
+    """systemd stops the app with SIGTERM: unwind (stop the run, motors safe)."""
+    import signal
+
+    def handler(signum, frame):
+        raise SystemExit(0)
+    signal.signal(signal.SIGTERM, handler)

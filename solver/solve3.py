@@ -1,0 +1,210 @@
+"""3x3x3 solutions through the `kociemba` package (two-phase, C).
+
+The state is relabelled by its centres (any six symbols, any orientation),
+checked piece by piece (solver.cubies), then:
+
+  default      kociemba's first solution with max depth DEFAULT_DEPTH (21)
+  budget s     the default solution, then a forked child lowers the max
+               depth one step at a time and streams every shorter solution
+               through a pipe; the parent stops reading at the deadline and
+               kills the child (a C call cannot be interrupted, a process
+               can), so the budget is never overrun.
+"""
+
+import os
+import select
+import signal
+import time
+
+from .cubies import CubieCube, from_facelets, to_facelets
+from .errors import InvalidCube, UnsolvableCube
+from .facelets import FACES, centre_labels, check_counts, is_solved, relabel, solved
+from .moves import Move, apply, format_moves, invert, parse
+
+SIZE = 3
+DEFAULT_DEPTH = 21            # kociemba max depth of the default search
+FALLBACK_DEPTH = 24           # kociemba's own default, if 21 finds nothing
+KILL_MARGIN_S = 0.03          # time kept back for killing and reaping the child
+READ_CHUNK = 4096             # bytes read from the child's pipe at a time
+INSTALL_HINT = "the 3x3x3 solver needs the kociemba package: run `pip install kociemba`"
+
+
+def _kociemba():
+    try:
+        import kociemba
+    except ImportError:
+        raise UnsolvableCube(INSTALL_HINT)
+    return kociemba
+
+
+def normalise(state):
+    """The state lettered URFDLB by its centres, with every piece checked."""
+    check_counts(state, SIZE)
+    mapping = centre_labels(state, SIZE)
+    lettered = relabel(state, mapping)
+    try:
+        from_facelets(lettered, SIZE)
+    except InvalidCube as exc:
+        raise InvalidCube("{} (colours named by the centres: {})".format(
+            exc, ", ".join("{}={}".format(k, mapping[k]) for k in sorted(mapping))))
+    return lettered
+
+
+def _kociemba_solve(kociemba, lettered, depth):
+    """kociemba's solution text within `depth` moves, or None if it has none."""
+    try:
+        return kociemba.solve(lettered, max_depth=depth)
+    except ValueError:
+        return None
+
+
+def load_tables(kociemba):
+    """Make kociemba load its tables in this process (a one-move cube: instant).
+
+    Forked children then share the tables instead of each loading a copy.
+    """
+    _kociemba_solve(kociemba, apply(solved(SIZE), "U", SIZE), FALLBACK_DEPTH)
+
+
+def first_solution(lettered, kociemba=None):
+    """kociemba's first solution of a lettered state (move text)."""
+    kociemba = kociemba or _kociemba()
+    text = _kociemba_solve(kociemba, lettered, DEFAULT_DEPTH)
+    if text is None:
+        text = _kociemba_solve(kociemba, lettered, FALLBACK_DEPTH)
+    if text is None:
+        raise UnsolvableCube("kociemba found no solution within {} moves".format(FALLBACK_DEPTH))
+    return text
+
+
+# Views of the cube searched side by side: a whole-cube turn (which axis
+# kociemba's phase 1 works on) and whether the inverse cube is solved.
+VIEWS = ((None, False), (None, True), ("x", False), ("x", True), ("z", False), ("z", True))
+
+
+def _face_map(rotation):
+    """face -> face g with (rotation, face) == (g, rotation) on the cube."""
+    ident = "".join(chr(0x100 + i) for i in range(6 * SIZE * SIZE))
+    turn = parse(rotation)
+    result = {}
+    for face in FACES:
+        after = apply(ident, turn + [Move(face, 1, 1, 1)], SIZE)
+        for g in FACES:
+            if apply(ident, [Move(g, 1, 1, 1)] + turn, SIZE) == after:
+                result[face] = g
+    return result
+
+
+def _inverse_state(lettered):
+    c = from_facelets(lettered, SIZE)
+    cp, co, ep, eo = [0] * len(c.cp), [0] * len(c.co), [0] * len(c.ep), [0] * len(c.eo)
+    for i, piece in enumerate(c.cp):
+        cp[piece] = i
+        co[piece] = (-c.co[i]) % 3
+    for i, piece in enumerate(c.ep):
+        ep[piece] = i
+        eo[piece] = c.eo[i]
+    return to_facelets(CubieCube(tuple(cp), tuple(co), tuple(ep), tuple(eo)), SIZE)
+
+
+def view_state(lettered, view):
+    """The lettered state as seen in `view` (rotated, maybe inverted)."""
+    rotation, inverse = view
+    if rotation:
+        turned = apply(lettered, rotation, SIZE)
+        lettered = relabel(turned, centre_labels(turned, SIZE))
+    return _inverse_state(lettered) if inverse else lettered
+
+
+def from_view(text, view):
+    """A solution text of view_state(..., view) as moves that solve the original."""
+    rotation, inverse = view
+    found = parse(text)
+    if inverse:
+        found = invert(found)
+    if rotation:
+        faces = _face_map(rotation)
+        found = [Move(faces[m.face], m.first, m.last, m.turns) for m in found]
+    return format_moves(found)
+
+
+def _child(kociemba, lettered, view, fd):
+    """In a forked child: stream ever shorter solutions, one line each."""
+    status = 0
+    try:
+        seen = view_state(lettered, view)
+        best = FALLBACK_DEPTH + 1
+        while best > 1:
+            text = _kociemba_solve(kociemba, seen, best - 1)
+            if text is None:
+                break
+            os.write(fd, (from_view(text, view) + "\n").encode("ascii"))
+            best = len(text.split())
+    except BaseException:
+        status = 1
+    finally:
+        os._exit(status)
+
+
+def _spawn(kociemba, lettered, view):
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        _child(kociemba, lettered, view, write_fd)
+    os.close(write_fd)
+    return pid, read_fd
+
+
+def search_budget(lettered, deadline, kociemba=None, views=VIEWS):
+    """Solution texts found before `deadline` (time.monotonic), one child per view.
+
+    Children are killed at the deadline. Only if none of them has found
+    anything by then does this wait on for the first solution.
+    """
+    kociemba = kociemba or _kociemba()
+    load_tables(kociemba)
+    children = dict(_spawn(kociemba, lettered, view)[::-1] for view in views)   # fd -> pid
+    data = dict((fd, b"") for fd in children)
+    open_fds = set(children)
+    try:
+        while open_fds:
+            left = deadline - KILL_MARGIN_S - time.monotonic()
+            found_any = any(b"\n" in d for d in data.values())
+            if left <= 0 and found_any:
+                break
+            ready, _, _ = select.select(sorted(open_fds), [], [], max(left, 0) if found_any else None)
+            for fd in ready:
+                chunk = os.read(fd, READ_CHUNK)
+                if chunk:
+                    data[fd] += chunk
+                else:
+                    open_fds.discard(fd)
+    finally:
+        for fd, pid in sorted(children.items()):
+            os.close(fd)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        for pid in sorted(children.values()):
+            os.waitpid(pid, 0)
+    texts = []
+    for fd in sorted(data):
+        # only complete lines: a line cut by the kill is dropped
+        texts += [line for line in data[fd].decode("ascii").split("\n")[:-1] if line.strip()]
+    return texts
+
+
+def solve(state, metric="htm", budget=None):
+    """The engine entry point used by solver.api: a list of candidate move lists."""
+    started = time.monotonic()
+    lettered = normalise(state)
+    if is_solved(lettered, SIZE):
+        return [[]]
+    kociemba = _kociemba()
+    if budget is None:
+        texts = [first_solution(lettered, kociemba)]
+    else:
+        texts = search_budget(lettered, started + budget, kociemba)
+    return [parse(t) for t in sorted(set(texts), key=lambda t: (len(t.split()), t))]

@@ -1,0 +1,76 @@
+"""cubebot diag on the simulation and on the virtual brick."""
+
+import types
+
+import pytest
+
+from robot import diag
+from robot.backends import open_backend
+from robot.cli import main
+from robot.config import Config
+from solver.facelets import solved
+
+
+def _no_table_problems():
+    return []
+
+
+class Volts(object):
+    def __init__(self, v):
+        self.v = v
+
+    def read_voltage_v(self):
+        return self.v
+
+
+def _wrong_solve(state):
+    return types.SimpleNamespace(moves=[], seconds=0.0)
+
+
+def test_diag_on_the_sim_moves_each_motor_and_reports_ok():
+    config = Config()
+    with open_backend("sim", config, state=solved(3)) as opened:
+        opened.hw.battery = Volts(7.8)
+        checks = diag.run_checks(opened.hw, config, verify=_no_table_problems,
+                                 solve=pytest.importorskip("solver.api").solve)
+    text = diag.report(checks)
+    assert not diag.has_fault(checks), text
+    for name in ("motor flipper", "motor table", "motor arm", "colour", "proximity", "memory"):
+        assert any(c.name == name and c.status == diag.OK for c in checks), (name, text)
+    assert sum(1 for c in checks if c.name == "solver") == diag.SELFTEST_CUBES
+
+
+def test_low_battery_and_a_wrong_solver_are_faults():
+    config = Config()
+    with open_backend("sim", config, state=solved(3)) as opened:
+        opened.hw.battery = Volts(6.1)
+        checks = diag.run_checks(opened.hw, config, quick=True, verify=_no_table_problems,
+                                 solve=_wrong_solve)
+    bad = dict((c.name, c.detail) for c in checks if c.status == diag.FAIL)
+    assert "6.10 V" in bad["battery"]
+    assert "does NOT solve" in bad["solver"]
+    assert "FAULT" in diag.report(checks)
+
+
+def test_missing_colour_sensor_is_a_clear_diag_failure(capsys):
+    pytest.importorskip("ev3dev2")
+    code = main(["diag", "--virtual-brick", "--quick", "--unplug", "in3"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "FAIL  devices" in out and "colour sensor not found on port in3" in out
+    assert "result: FAULT" in out
+
+
+def test_diag_on_the_virtual_brick_moves_the_motors_through_ev3dev2():
+    pytest.importorskip("ev3dev2")
+    config = Config()
+    with open_backend("virtual-brick", config, state=solved(3), missing_ok=True) as opened:
+        checks = diag.run_checks(opened.hw, config, verify=_no_table_problems, solve=_wrong_solve)
+    motors = [c for c in checks if c.name.startswith("motor ")]
+    assert [c.status for c in motors] == [diag.OK] * 3, diag.report(checks)
+    assert "outB moved 0 -> 30 -> 0" in motors[1].detail
+
+
+def test_unplug_needs_the_virtual_brick(capsys):
+    assert main(["diag", "--unplug", "in3"]) == 2
+    assert "virtual brick" in capsys.readouterr().err

@@ -1,0 +1,45 @@
+"""Helpers for the solver tests: whole-cube rotations and recolouring."""
+
+import random
+
+from solver import facelets, moves
+
+ROTATIONS = ("x", "y", "z")
+
+
+def all_rotations(n):
+    """The 24 whole-cube rotations, each as a move string ("" = none)."""
+    ident = "".join(chr(0x100 + i) for i in range(6 * n * n))
+    seen = {ident: ""}
+    frontier = [ident]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            for r in ROTATIONS:
+                t = moves.apply(s, r, n)
+                if t not in seen:
+                    seen[t] = (seen[s] + " " + r).strip()
+                    nxt.append(t)
+        frontier = nxt
+    assert len(seen) == 24
+    return sorted(seen.values())
+
+
+def disguise(state, rng, symbols="WYROGB"):
+    """`state` turned by a random whole-cube rotation and recoloured."""
+    n = facelets.size_from_length(len(state))
+    turned = moves.apply(state, rng.choice(all_rotations(n)), n)
+    colours = list(symbols)
+    rng.shuffle(colours)
+    mapping = dict(zip(sorted(set(state)), colours))
+    return facelets.relabel(turned, mapping)
+
+
+def check_solves(state, solution):
+    """Assert that the move list solves `state` (any orientation)."""
+    after = moves.apply(state, solution)
+    assert facelets.is_solved(after), (state, moves.format_moves(solution))
+
+
+def seeded(seed):
+    return random.Random(seed)

@@ -1,0 +1,41 @@
+import pytest
+
+from solver import api, facelets, moves, scramble
+from solver.errors import InvalidCube, UnsolvableCube
+from .cubes import seeded
+
+
+def test_solution_fields(tables_dir):
+    state = scramble.random_state(2, seeded(1))
+    sol = api.solve(state, metric="qtm")
+    assert sol.metric == "qtm" and sol.length == moves.count(sol.moves, "qtm")
+    assert sol.seconds >= 0 and sol.candidates == [sol.moves]
+
+
+@pytest.mark.parametrize("kwargs,pattern", [
+    ({"metric": "half"}, "unknown metric 'half'"),
+    ({"budget": 0}, "budget 0 s must be a positive"),
+    ({"size": 9}, "cube size 9 is not supported"),
+    ({"size": 2}, "has 54 facelets: a 2x2x2 cube needs 24"),
+])
+def test_bad_arguments(kwargs, pattern):
+    with pytest.raises(InvalidCube, match=pattern):
+        api.solve(facelets.solved(3), **kwargs)
+
+
+def test_big_cubes_get_count_and_corner_checks():
+    state = scramble.random_state(5, seeded(2))
+    s = list(state)
+    s[0], s[4] = s[4], s[0]              # two corner stickers of U exchanged
+    broken = "".join(s)
+    if broken != state:
+        with pytest.raises(InvalidCube, match="corner"):
+            api.solve(broken)
+    with pytest.raises(InvalidCube, match="appears"):
+        api.solve(state[:-1] + ("U" if state[-1] != "U" else "R"))
+
+
+def test_sizes_without_an_engine_say_so():
+    state = scramble.random_state(6, seeded(3))
+    with pytest.raises(UnsolvableCube, match="6x6x6"):
+        api.solve(state)

@@ -1,0 +1,47 @@
+import random
+
+import pytest
+
+from solver import facelets, moves
+from solver.errors import InvalidCube
+
+
+def test_parse_and_format_round_trip():
+    text = "R U' F2 Rw 3Rw' 2R x y' z2 Uw2 D B' L"
+    parsed = moves.parse(text)
+    assert moves.format_moves(parsed) == text
+    assert parsed[3] == moves.Move("R", 1, 2, 1)
+    assert parsed[4] == moves.Move("R", 1, 3, 3)
+    assert parsed[7] == moves.Move("U", 1, None, 3)
+
+
+@pytest.mark.parametrize("token", ["Q", "R3", "0Rw", "2x", "rw"])
+def test_bad_tokens_are_invalid(token):
+    with pytest.raises(InvalidCube, match="cannot read move"):
+        moves.parse_move(token)
+
+
+def test_invert_undoes_a_sequence():
+    rng = random.Random(3)
+    for n in (2, 3, 4, 5):
+        seq = [rng.choice(moves.face_turns(n)) for _ in range(25)]
+        state = moves.apply(facelets.solved(n), seq, n)
+        assert moves.apply(state, moves.invert(seq), n) == facelets.solved(n)
+
+
+def test_simplify_merges_and_cancels():
+    assert moves.format_moves(moves.simplify(moves.parse("U U'"))) == ""
+    assert moves.format_moves(moves.simplify(moves.parse("U U"))) == "U2"
+    assert moves.format_moves(moves.simplify(moves.parse("U D U"))) == "U2 D"
+    assert moves.format_moves(moves.simplify(moves.parse("R U U' R'"))) == ""
+    rng = random.Random(4)
+    for _ in range(50):
+        seq = [rng.choice(moves.face_turns(3)) for _ in range(12)]
+        state = facelets.solved(3)
+        assert moves.apply(state, moves.simplify(seq)) == moves.apply(state, seq)
+
+
+def test_count_metrics():
+    seq = moves.parse("R U2 x F'")
+    assert moves.count(seq, "htm") == 3
+    assert moves.count(seq, "qtm") == 4

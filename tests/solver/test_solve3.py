@@ -1,0 +1,122 @@
+import pytest
+
+from solver import api, facelets, moves, scramble, solve3
+from solver.cubies import corner_facelets, edge_facelets
+from solver.errors import InvalidCube
+from .cubes import check_solves, disguise, seeded
+
+N = 3
+SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"
+CHECKERBOARD = "U2 D2 F2 B2 L2 R2"
+KNOWN = "DRLUUBFBRBLURRLRUBLRDDFDLFUFUFFDBRDUBRUFLLFDDBFLUBLRBD"
+
+
+def test_known_example_and_positions():
+    for state in (KNOWN, moves.apply(facelets.solved(N), SUPERFLIP),
+                  moves.apply(facelets.solved(N), CHECKERBOARD)):
+        sol = api.solve(state)
+        check_solves(state, sol.moves)
+        assert 0 < sol.length <= solve3.DEFAULT_DEPTH
+        assert sol.candidates[0] == sol.moves
+
+
+def test_random_states_rotated_and_recoloured():
+    rng = seeded(33)
+    for _ in range(15):
+        state = scramble.random_state(N, rng)
+        shown = disguise(state, rng)
+        sol = api.solve(shown)
+        check_solves(shown, sol.moves)
+        assert all(m.last == 1 for m in sol.moves)          # face turns only, never a rotation
+
+
+def test_solved_in_any_orientation_needs_no_moves():
+    state = disguise(facelets.solved(N), seeded(1))
+    assert api.solve(state).moves == []
+
+
+def test_budget_returns_several_candidates_shortest_first():
+    state = scramble.random_state(N, seeded(12))
+    sol = api.solve(state, budget=0.3)
+    assert sol.candidates and sol.moves == sol.candidates[0]
+    lengths = [moves.count(c) for c in sol.candidates]
+    assert lengths == sorted(lengths) and sol.length == lengths[0]
+    for c in sol.candidates:
+        check_solves(state, c)
+
+
+def test_views_map_solutions_back():
+    state = scramble.random_state(N, seeded(4))
+    lettered = solve3.normalise(state)
+    import kociemba
+    for view in solve3.VIEWS:
+        seen = solve3.view_state(lettered, view)
+        text = solve3.from_view(kociemba.solve(seen), view)
+        check_solves(state, moves.parse(text))
+
+
+def swap(state, i, j):
+    s = list(state)
+    s[i], s[j] = s[j], s[i]
+    return "".join(s)
+
+
+def test_qtm_counts_half_turns_twice():
+    sol = api.solve(KNOWN, metric="qtm")
+    assert sol.metric == "qtm" and sol.length == moves.count(sol.moves, "qtm") > len(sol.moves)
+
+
+BASE = scramble.random_state(N, seeded(8))
+C = corner_facelets(N)
+E = edge_facelets(N)
+
+
+def corner_rotated(state, k):
+    a, b, c = C[k]
+    s = list(state)
+    s[a], s[b], s[c] = state[c], state[a], state[b]
+    return "".join(s)
+
+
+def duplicate_corner(_):
+    """A solved cube whose URF corner shows UFL's colours: UFL twice (an edge
+    repainted FL -> FR keeps the colour counts right)."""
+    s = list(facelets.solved(N))
+    for spot, colour in zip(C[0], "UFL"):
+        s[spot] = colour
+    s[E[9][1]] = "R"
+    return "".join(s)
+
+
+@pytest.mark.parametrize("make,pattern", [
+    (lambda s: s[:-2], r"has 52 facelets"),
+    (lambda s: s[:-1] + "X", r"7 distinct symbols"),
+    (lambda s: s[:-1] + ("U" if s[-1] != "U" else "R"), r"appears (8|10) times"),
+    (lambda s: "R" + facelets.solved(N)[1:13] + "U" + facelets.solved(N)[14:], r"centres of U and R are both"),
+    (lambda s: corner_rotated(s, 0), r"corners are twisted"),
+    (lambda s: swap(s, *E[0]), r"an edge is flipped"),
+    (lambda s: swap(s, C[0][0], C[0][1]), r"mirror-image"),
+    (lambda s: _odd(s), r"parity is odd"),
+    (duplicate_corner, r"corner UFL appears twice, at UFL and URF|corner UFL appears twice"),
+])
+def test_each_invalid_3x3_input_has_its_own_message(make, pattern):
+    with pytest.raises(InvalidCube, match=pattern):
+        api.solve(make(BASE))
+
+
+def _odd(state):
+    """Two edges exchanged (both stickers each): odd permutation parity."""
+    s = list(state)
+    for a, b in zip(E[0], E[1]):
+        s[a], s[b] = state[b], state[a]
+    return "".join(s)
+
+
+def test_invalid_messages_differ():
+    messages = set()
+    for make in (lambda s: corner_rotated(s, 0), lambda s: swap(s, *E[0]),
+                 lambda s: swap(s, C[0][0], C[0][1]), _odd):
+        with pytest.raises(InvalidCube) as info:
+            api.solve(make(BASE))
+        messages.add(str(info.value).split(":")[0])
+    assert len(messages) == 4
