@@ -10,9 +10,13 @@
 virtual brick's physics thread.
 """
 
+import os
 import random
 
 EV3, VIRTUAL_BRICK, SIM = "ev3", "virtual-brick", "sim"
+HOME_DIR = os.path.join("~", ".cubebot")           # the robot user's settings folder
+CONFIG_FILE = os.path.join(HOME_DIR, "config.json")    # written by `cubebot calibrate`
+PROFILE_FILE = os.path.join(HOME_DIR, "profile.json")  # ditto
 KINDS = (EV3, VIRTUAL_BRICK, SIM)
 SIM_NOISE = "moderate"        # the simulated colour sensor's noise (like a real sensor)
 
@@ -98,4 +102,31 @@ def add_backend_arguments(parser):
                        help="use the pure simulation")
     parser.set_defaults(backend=EV3)
     parser.add_argument("--config", metavar="PATH", default=None,
-                        help="JSON file of configuration overrides (default: built-in MINDCUB3R values)")
+                        help="JSON file of configuration overrides (default on the brick: {} if it "
+                             "exists; else the built-in MINDCUB3R values)".format(CONFIG_FILE))
+    parser.add_argument("--profile", metavar="PATH", default=None,
+                        help="colour profile (default on the brick: {} if it exists; else the "
+                             "built-in colours)".format(
+                            PROFILE_FILE))
+
+
+def robot_config(path, kind=EV3):
+    """The configuration: `path`, else (on the real brick) the calibrated
+    ~/.cubebot/config.json if there is one, else the defaults."""
+    from .config import load_config
+    if path is None and kind == EV3 and os.path.exists(os.path.expanduser(CONFIG_FILE)):
+        path = os.path.expanduser(CONFIG_FILE)
+    return load_config(path)
+
+
+def colour_profile(path, kind=EV3):
+    """The colour profile: `path`, else (on the real brick) ~/.cubebot/profile.json
+    if there is one, else None (the built-in colours)."""
+    if path is None and kind != EV3:
+        return None
+    if path is None:
+        path = os.path.expanduser(PROFILE_FILE)
+        if not os.path.exists(path):
+            return None
+    from .colorprofile import load_profile
+    return load_profile(path)

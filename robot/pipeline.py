@@ -25,10 +25,12 @@ COMPUTE_FACTOR = 50          # the brick is about this much slower than a PC
 class Robot(object):
     """What the pipeline drives: a Mechanism, its Config, and for a simulated
     robot the World (checked after the run). last_scan: the de-facto JSON
-    object of the last scan's raw readings."""
+    object of the last scan's raw readings. profile: a colour profile
+    (robot.colorprofile, from `cubebot calibrate`) or None for the defaults."""
 
-    def __init__(self, mechanism, world=None, compute_factor=COMPUTE_FACTOR, debug=False):
+    def __init__(self, mechanism, world=None, compute_factor=COMPUTE_FACTOR, debug=False, profile=None):
         self.mechanism = mechanism
+        self.profile = profile
         self.config = mechanism.config
         self.world = world
         self.compute_factor = compute_factor
@@ -55,10 +57,10 @@ def _scan(robot, size, emit, stop, resolve):
     start = mech.now_s()
     wall = [0.0]
 
-    def timed_resolve(readings, n):
+    def timed_resolve(readings, n, profile=None):
         t0 = time.time()
         try:
-            return resolve(readings, n)
+            return resolve(readings, n) if profile is None else resolve(readings, n, profile)
         finally:
             wall[0] += time.time() - t0
 
@@ -69,7 +71,7 @@ def _scan(robot, size, emit, stop, resolve):
         if not mech.cube_present():
             raise RobotError("no cube on the table: the proximity sensor sees nothing nearer than "
                              "{} cm".format(robot.config.cube_present_cm))
-        result = Scanner(mech, size, emit=emit, stop=stop).scan(timed_resolve)
+        result = Scanner(mech, size, emit=emit, stop=stop).scan(timed_resolve, profile=robot.profile)
         mech.move_arm_named("park")
     except BaseException:
         mech.release()

@@ -7,35 +7,35 @@ See robot.calibrate. Exits 1 if a check fails (nothing is written then).
 import os
 import sys
 
-DEFAULT_HOME = os.path.join("~", ".cubebot")
-
 
 def register(subparsers):
     from ..backends import add_backend_arguments
     parser = subparsers.add_parser("calibrate", help="check positions, make the colour profile (solved cube)")
     add_backend_arguments(parser)
     parser.add_argument("--size", type=int, choices=(2, 3), default=3, help="size of the solved cube (default 3)")
-    parser.add_argument("--profile", default=os.path.join(DEFAULT_HOME, "profile.json"),
-                        help="colour profile to write (default: %(default)s)")
-    parser.add_argument("--save-config", default=os.path.join(DEFAULT_HOME, "config.json"),
-                        help="configuration file to write (default: %(default)s)")
+    parser.add_argument("--output", metavar="DIR", default=None,
+                        help="write config.json and profile.json here instead of to --config / "
+                             "--profile (default: those, else ~/.cubebot)")
     parser.set_defaults(run=run)
 
 
 def run(args):
     from solver.facelets import solved
     from .. import calibrate
-    from ..backends import open_backend
-    from ..config import load_config
+    from ..backends import CONFIG_FILE, PROFILE_FILE, open_backend, robot_config
     from ..mechanism import Mechanism
-    config = load_config(args.config)
+    config = robot_config(args.config, args.backend)
     with open_backend(args.backend, config, state=solved(args.size)) as opened:
         cal = calibrate.calibrate(Mechanism(opened.hw, config), args.size)
     sys.stdout.write(cal.report())
     if not cal.ok:
         return 1
-    profile = os.path.expanduser(args.profile)
-    saved = os.path.expanduser(args.save_config)
+    if args.output:
+        saved = os.path.join(args.output, os.path.basename(CONFIG_FILE))
+        profile = os.path.join(args.output, os.path.basename(PROFILE_FILE))
+    else:
+        saved = os.path.expanduser(args.config or CONFIG_FILE)
+        profile = os.path.expanduser(args.profile or PROFILE_FILE)
     calibrate.save(cal, config, saved, profile)
     sys.stdout.write("wrote {} and {} (previous versions kept as .bak)\n".format(profile, saved))
     return 0

@@ -22,12 +22,11 @@ def register(subparsers):
 def run(args):
     from solver.facelets import solved
     from .. import diag
-    from ..backends import EV3, open_backend
+    from ..backends import EV3, open_backend, robot_config
     from ..cli import UsageError
-    from ..config import load_config
     if args.unplug and args.backend == EV3:
         raise UsageError("--unplug works on the virtual brick only (add --virtual-brick)")
-    config = load_config(args.config)
+    config = robot_config(args.config, args.backend)
     opened = open_backend(args.backend, config, state=solved(3), seed=args.seed,
                           missing=tuple(args.unplug), missing_ok=True)
     with opened:

@@ -32,16 +32,16 @@ def register(subparsers):
 
 def run(args):
     from ..app import App, Settings, setup_logging
-    from ..backends import EV3, open_backend, scrambled
+    from ..backends import EV3, colour_profile, open_backend, robot_config, scrambled
     from ..cli import UsageError
-    from ..config import load_config
     from ..ev3.devices import RealClock
     from ..mechanism import Mechanism
     from ..pipeline import Robot
     from ..service import RobotService
     if args.screenshots and args.backend == EV3:
         raise UsageError("--screenshots works with --virtual-brick or --sim (the brick has its LCD)")
-    config = load_config(args.config)
+    config = robot_config(args.config, args.backend)
+    profile = colour_profile(args.profile, args.backend)
     setup_logging(os.path.expanduser(args.log_file) if args.log_file else None)
     screen = None
     if args.screenshots:
@@ -57,10 +57,10 @@ def run(args):
 
         def make_robot(size, seed):
             if opened.world is None:
-                return Robot(Mechanism(hw, config))
+                return Robot(Mechanism(hw, config), profile=profile)
             opened.world.place_cube(scrambled(size, seeds[0] if seed is None else seed))
             seeds[0] += 1
-            return Robot(Mechanism(hw, config), world=opened.world)
+            return Robot(Mechanism(hw, config), world=opened.world, profile=profile)
 
         service = RobotService(make_robot)
         app = App(service, hw, Settings(os.path.expanduser(args.settings)), RealClock(),

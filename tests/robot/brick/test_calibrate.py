@@ -1,0 +1,61 @@
+"""cubebot calibrate on the simulation (and its failure paths)."""
+
+import json
+
+import pytest
+
+from robot import calibrate
+from robot.backends import open_backend
+from robot.cli import main
+from robot.config import Config
+from robot.errors import ConfigError
+from robot.mechanism import Mechanism
+from solver.facelets import solved
+
+
+def test_calibrate_on_the_sim_writes_profile_and_config_keeping_the_old_ones(tmp_path, capsys):
+    pytest.importorskip("robot.colorprofile")
+    pytest.importorskip("robot.colors")
+    (tmp_path / "config.json").write_text('{"settle_s": 0.05}\n')
+    (tmp_path / "profile.json").write_text("old profile\n")
+    code = main(["calibrate", "--sim", "--config", str(tmp_path / "config.json"),
+                 "--profile", str(tmp_path / "profile.json")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "result: ok" in out and "white reads" in out
+    profile = json.loads((tmp_path / "profile.json").read_text())
+    assert profile["format"] == "cubebot-colour-profile" and profile["size"] == 3
+    assert (tmp_path / "profile.json.bak").read_text() == "old profile\n"
+    assert json.loads((tmp_path / "config.json").read_text())["settle_s"] == 0.05
+    assert (tmp_path / "config.json.bak").exists()
+    assert Config.load(str(tmp_path / "config.json")).settle_s == 0.05
+
+
+def _not_solved(readings, n):
+    raise ConfigError("calibration scan is not a solved cube: faces R show several colours")
+
+
+def test_a_scrambled_cube_writes_nothing():
+    config = Config()
+    with open_backend("sim", config, state=solved(3)) as opened:
+        cal = calibrate.calibrate(Mechanism(opened.hw, config), 3, make_profile=_not_solved)
+    assert not cal.ok
+    assert "not a solved cube" in cal.report()
+    assert [s.name for s in cal.steps if s.ok][:1] == ["homing"]
+    reach = [s for s in cal.steps if s.name == "reach"]
+    assert len(reach) == 3 + len(config.arm_positions_deg()) + 1 and all(s.ok for s in reach)
+
+
+def test_a_jammed_flipper_fails_the_reach_check():
+    config = Config()
+    class JamsAfterHoming(Mechanism):
+        def home(self):
+            Mechanism.home(self)
+            self.hw.flipper.jam_after_deg(20)
+
+    with open_backend("sim", config, state=solved(3)) as opened:
+        cal = calibrate.calibrate(JamsAfterHoming(opened.hw, config), 3, make_profile=_not_solved)
+    failed = [s for s in cal.steps if not s.ok]
+    assert len(failed) == 1 and failed[0].name == "reach", cal.report()
+    assert "flipper_hold_deg" in failed[0].detail and "flipper" in failed[0].detail
+    assert cal.profile is None and not cal.ok
