@@ -2,16 +2,17 @@
 
 Over 200 seeded random 3x3x3 and 2x2x2 cubes, each solved by the project's
 solver (solver.api.solve when present; otherwise kociemba for the 3x3x3 and
-solver.solve2 for the 2x2x2), both planners plan the same solution from the
+solver.solve2 for the 2x2x2), both planners plan the same (shortest) solution from the
 same start (identity orientation, flipper away) with the same time model
 (robot.config defaults). Reports mean/p95 turning seconds, the reduction,
 actions per solve and planning milliseconds on this machine, and records
-them in docs/benchmarks.md (section "planner").
+them in docs/benchmarks.md (section "planner"). With a 3x3x3 budget the
+solver returns several candidates; a row shows choose_fastest over them.
 
 A what-if row for the 3x3x3: the fastest of the solutions that kociemba finds
 for the cube seen in K of its 24 orientations (choose_fastest).
 
-Usage: python bench/planner.py [--count 200] [--no-record]
+Usage: python bench/planner.py [--count 200] [--budget 0.2] [--no-record]
 """
 
 import argparse
@@ -43,17 +44,19 @@ def scramble(rng, n):
                              for _ in range(SCRAMBLE_LENGTH)], n)
 
 
-def make_solver(n):
+def make_solver(n, budget):
     """(name, solve(state) -> list of candidate move lists, shortest first)."""
     try:
         from solver import api
     except ImportError:
         api = None
     if api is not None:
+        budget = budget if n == 3 else None
+
         def solve_api(state):
-            sol = api.solve(state, size=n)
+            sol = api.solve(state, size=n, budget=budget)
             return list(getattr(sol, "candidates", None) or [sol.moves])
-        return "solver.api.solve", solve_api
+        return "solver.api.solve" + (" (budget %.2f s)" % budget if budget else ""), solve_api
     if n == 3:
         import kociemba
         return "kociemba.solve", lambda state: [parse(kociemba.solve(state))]
@@ -109,8 +112,8 @@ def p95(xs):
     return s[min(len(s) - 1, int(round(0.95 * (len(s) - 1))))]
 
 
-def run_size(n, count, model, what_if):
-    name, solve = make_solver(n)
+def run_size(n, count, model, what_if, budget):
+    name, solve = make_solver(n, budget)
     rng = random.Random(SEED + n)
     rows = {"ours": [], "naive": [], "cand": []}
     flips = {"ours": [], "naive": []}
@@ -183,13 +186,15 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--no-record", action="store_true")
+    ap.add_argument("--budget", type=float, default=0.2,
+                    help="3x3x3 solver budget in seconds (several candidates); 0 for the first solution")
     args = ap.parse_args(argv)
     config = Config()
     model = TimeModel.from_config(config)
     routes.orientations()
     parts = []
     for n in (3, 2):
-        parts.append(fmt_size(n, run_size(n, args.count, model, WHAT_IF_K)))
+        parts.append(fmt_size(n, run_size(n, args.count, model, WHAT_IF_K, args.budget or None)))
     head = ("Run %s on %s (Python %s), seed %d. Time model: robot.config defaults (%s). "
             "Same solution, same start (identity orientation, flipper away), same time model for "
             "both planners; the naive planner is the reference robot's per-face recipe "

@@ -6,9 +6,9 @@ Every motor move of D motor degrees at speed V deg/s takes
 
 seconds: the cruise time plus one fixed `settle_s` that stands for ramping
 up, ramping down and the settling of the cube (a simple trapezoid whose ramps
-are folded into a constant). See `motor_seconds`. A chained stroke (the flip's
-push out and back, the twist's overshoot and return) settles once, at its end,
-as robot.mechanism moves the motors.
+are folded into a constant). See `motor_seconds`. Each leg of a two-leg
+stroke (the flip's push out and back, the twist's overshoot and return)
+settles, as robot.mechanism moves the motors.
 
 The flipper has two resting states, AWAY (flipper_away_deg, clear of the cube)
 and HOLD (flipper_hold_deg, pressing on the upper layers):
@@ -17,10 +17,10 @@ and HOLD (flipper_hold_deg, pressing on the upper layers):
            90 cube degrees * table_gear_ratio motor degrees. Ends AWAY.
   twist    needs HOLD: from AWAY the flipper is first engaged (AWAY -> HOLD).
            The table turns the bottom layer the short way, plus
-           table_overshoot_deg, then returns by the overshoot (one chained
-           stroke). Ends HOLD, so consecutive twists keep holding.
+           table_overshoot_deg, then returns by the overshoot (two motor
+           moves). Ends HOLD, so consecutive twists keep holding.
   flip     the flipper goes from where it is to flipper_flip_deg and back to
-           flipper_hold_deg (one chained stroke). Ends HOLD.
+           flipper_hold_deg (two motor moves). Ends HOLD.
 
 All the seconds come from the configuration (`TimeModel.from_config`); the
 simulated clock uses the same formulas through `motor_seconds`.
@@ -45,8 +45,7 @@ CONFIG_FIELDS = (
 def motor_seconds(degrees, speed_dps, settle_s):
     """Seconds for one motor move of `degrees` (either sign) at `speed_dps`.
 
-    Cruise time plus a fixed settle_s for the ramps and the settling. For a
-    chained stroke pass the sum of its legs' degrees: it settles once.
+    Cruise time plus a fixed settle_s for the ramps and the settling.
     """
     return abs(degrees) / float(speed_dps) + settle_s
 
@@ -110,11 +109,12 @@ class TimeModel(object):
             return abs(table_quarters(q)) * quarter_deg
 
         rotate_s = [0.0] + [motor_seconds(table(q), table_v, settle) for q in (1, 2, 3)]
-        twist_s = [0.0] + [motor_seconds(table(q) + 2 * overshoot, table_v, settle) for q in (1, 2, 3)]
-        back = abs(flip_pos - hold)
+        twist_s = [0.0] + [motor_seconds(table(q) + overshoot, table_v, settle)
+                           + motor_seconds(overshoot, table_v, settle) for q in (1, 2, 3)]
+        back = motor_seconds(flip_pos - hold, flip_v, settle)
         flip_s = {
-            AWAY: motor_seconds(abs(flip_pos - away) + back, flip_v, settle),
-            HOLD: motor_seconds(abs(flip_pos - hold) + back, flip_v, settle),
+            AWAY: motor_seconds(flip_pos - away, flip_v, settle) + back,
+            HOLD: motor_seconds(flip_pos - hold, flip_v, settle) + back,
         }
         lift = motor_seconds(hold - away, flip_v, settle)
         return cls(flip_s, rotate_s, twist_s, engage_s=lift, release_s=lift)
