@@ -88,7 +88,7 @@ def deploy(source, *args, env=None):
     full_env.update(env or {})
     proc = subprocess.run(["bash", str(source / "deploy.sh")] + list(args), stdin=subprocess.DEVNULL,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
-                          env=full_env, cwd=str(source))
+                          env=full_env, cwd="/")         # deploy.sh works from anywhere
     return proc.returncode, proc.stdout
 
 
