@@ -14,11 +14,12 @@ from solver.moves import apply
 
 from robot.link.ptypair import PtyBridge
 
-try:    # the colour resolver lands separately; until then a simulated run cannot finish
+try:    # the colour resolver and scan files land separately; until then a simulated run cannot finish
     import robot.colors  # noqa: F401
+    import robot.scanfile  # noqa: F401
     needs_pipeline = pytest.mark.skipif(False, reason="")
 except ImportError:
-    needs_pipeline = pytest.mark.skip(reason="robot.colors has not landed yet")
+    needs_pipeline = pytest.mark.skip(reason="robot.colors / robot.scanfile have not landed yet")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROC_TIMEOUT_S = 120
