@@ -213,9 +213,11 @@ step_copy() {
     show tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" "|"
     show "${SSH[@]}" "$TARGET" "$command"
     if [ "$DRY_RUN" -eq 0 ]; then
-        say "sending $(du -ck "${files[@]/#/$ROOT/}" | tail -n 1 | cut -f 1) KiB (before compression)"
-        COPYFILE_DISABLE=1 tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" |
-            "${SSH[@]}" "$TARGET" "$command" || die "copying to $TARGET or checking the upload there failed"
+        local upload=$CONTROL_DIR/upload.tar.gz
+        COPYFILE_DISABLE=1 tar -C "$ROOT" -czf "$upload" --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" ||
+            die "packing the upload failed"
+        say "sending $(($(wc -c <"$upload") / 1024)) KiB (compressed)"
+        "${SSH[@]}" "$TARGET" "$command" <"$upload" || die "copying to $TARGET or checking the upload there failed"
     fi
 }
 
