@@ -26,8 +26,8 @@ PROC_TIMEOUT_S = 120
 
 
 def cubebot(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "robot.cli"] + list(args), cwd=ROOT, capture_output=True,
-                          text=True, timeout=PROC_TIMEOUT_S, **kwargs)
+    return subprocess.run([sys.executable, "-m", "robot.cli"] + list(args), cwd=ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=PROC_TIMEOUT_S, **kwargs)
 
 
 @pytest.fixture
@@ -35,7 +35,8 @@ def served(tmp_path):
     """A pty pair with `cubebot serve --sim` on the robot end; yields the laptop end."""
     bridge = PtyBridge(tmp_path)
     command = ["serve", "--port", bridge.robot, "--sim", "--seed", "11"]
-    proc = subprocess.Popen([sys.executable, "-m", "robot.cli"] + command, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "robot.cli"] + command, cwd=ROOT, stderr=subprocess.PIPE,
+                            universal_newlines=True)
     try:
         for _ in range(100):
             if cubebot("remote", "--port", bridge.laptop, "--timeout", "1", "ping").returncode == 0:
