@@ -12,13 +12,14 @@ import pytest
 from solver.facelets import is_solved
 from solver.moves import apply
 
-from .ptybridge import PtyBridge
+from robot.link.ptypair import PtyBridge
 
-try:    # the colour resolver lands separately; until then a simulated run cannot finish
+try:    # the colour resolver and scan files land separately; until then a simulated run cannot finish
     import robot.colors  # noqa: F401
+    import robot.scanfile  # noqa: F401
     needs_pipeline = pytest.mark.skipif(False, reason="")
 except ImportError:
-    needs_pipeline = pytest.mark.skip(reason="robot.colors has not landed yet")
+    needs_pipeline = pytest.mark.skip(reason="robot.colors / robot.scanfile have not landed yet")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROC_TIMEOUT_S = 120
@@ -33,8 +34,8 @@ def cubebot(*args, **kwargs):
 def served(tmp_path):
     """A pty pair with `cubebot serve --sim` on the robot end; yields the laptop end."""
     bridge = PtyBridge(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "robot.cli", "serve", "--port", bridge.robot, "--sim"],
-                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    command = ["serve", "--port", bridge.robot, "--sim", "--seed", "11"]
+    proc = subprocess.Popen([sys.executable, "-m", "robot.cli"] + command, cwd=ROOT, stderr=subprocess.PIPE, text=True)
     try:
         for _ in range(100):
             if cubebot("remote", "--port", bridge.laptop, "--timeout", "1", "ping").returncode == 0:
@@ -50,7 +51,7 @@ def served(tmp_path):
 @needs_pipeline
 def test_remote_run_json_ends_solved_and_sigterm_stops_serve(served):
     laptop, proc = served
-    out = cubebot("remote", "--port", laptop, "--json", "run", "--seed", "7")
+    out = cubebot("remote", "--port", laptop, "--json", "run", "--seed", "11")
     assert out.returncode == 0, out.stderr
     messages = [json.loads(line) for line in out.stdout.splitlines()]
     assert messages[0]["ok"] is True and messages[0]["result"]["started"] == "run"
