@@ -273,7 +273,7 @@ def test_watch_redraws_in_place_and_starts_a_run_with_a_key(server, bridge):
 
     from robot.commands.remote import _Out, _client
     from robot.link.watcher import watch
-    args = argparse.Namespace(port=bridge.laptop, baud=None, timeout=10.0, json=False, once=True)
+    args = argparse.Namespace(port=bridge.laptop, baud=None, timeout=10.0, json=False, once=True, scale=2)
     screen = io.StringIO()
     keys = io.StringIO("r\n")
     code = watch(_client, args, _Out(False, screen), stream_is_tty=True, keys_stream=keys)
