@@ -12,7 +12,8 @@
 #   -h, --help       this help
 # Environment: SSH_OPTS (extra ssh options, split on spaces), CUBEBOT_LOCAL_PYTHON (the
 # python that builds the tables here; default .venv/bin/python, else python3),
-# CUBEBOT_SYSTEMCTL (passed to the brick: the systemctl it uses).
+# CUBEBOT_SYSTEMCTL and CUBEBOT_UNIT_DIR (passed to the brick: the systemctl it uses, where
+# the unit goes; for tests, see deploy/brick.sh).
 #
 # Steps: 1 build the tables if missing; 2 copy code and tables (tar over ssh; tables are
 # checked against tables/manifest.json here and on arrival, and not re-sent when the brick
@@ -95,19 +96,21 @@ local_python() {
 setup_ssh() {
     SSH=(ssh)
     local extra=()
-    if [ -n "${SSH_OPTS:-}" ]; then read -r -a extra <<<"$SSH_OPTS"; SSH+=("${extra[@]}"); fi
+    if [ -n "${SSH_OPTS:-}" ]; then read -r -a extra <<<"$SSH_OPTS"; SSH+=(${extra[@]+"${extra[@]}"}); fi
     [ -z "$PORT" ] || SSH+=(-p "$PORT")
     [ -z "$IDENTITY" ] || SSH+=(-i "$IDENTITY" -o IdentitiesOnly=yes)
     # Keys only, never a password prompt; one multiplexed connection for every step.
     SSH+=(-o BatchMode=yes -o ConnectTimeout=20 -o ServerAliveInterval=15)
     if [ "$DRY_RUN" -eq 0 ]; then
-        CONTROL_DIR=$(mktemp -d "${TMPDIR:-/tmp}/cubebot-deploy.XXXXXX")
+        # In /tmp, not $TMPDIR: a socket path must stay under ~100 characters (macOS).
+        CONTROL_DIR=$(mktemp -d /tmp/cubebot-deploy.XXXXXX)
         SSH+=(-o ControlMaster=auto -o "ControlPath=$CONTROL_DIR/%C" -o ControlPersist=300)
         trap cleanup EXIT
     fi
     REMOTE_ENV="CUBEBOT_PYTHON=$(quote "$REMOTE_PYTHON")"
     [ -z "$REMOTE_HOME" ] || REMOTE_ENV+=" CUBEBOT_HOME=$(quote "$REMOTE_HOME")"
     [ -z "${CUBEBOT_SYSTEMCTL:-}" ] || REMOTE_ENV+=" CUBEBOT_SYSTEMCTL=$(quote "$CUBEBOT_SYSTEMCTL")"
+    [ -z "${CUBEBOT_UNIT_DIR:-}" ] || REMOTE_ENV+=" CUBEBOT_UNIT_DIR=$(quote "$CUBEBOT_UNIT_DIR")"
     if [ -n "$REMOTE_HOME" ]; then
         HOME_DIR=$(quote "$REMOTE_HOME")
     else
@@ -199,19 +202,22 @@ step_copy() {
         say "the brick has these tables already (same manifest, checksums ok): not sending them again"
         reuse=--reuse-tables
     else
-        for name in "${TABLE_FILES[@]}"; do files+=("tables/$name"); done
+        for name in ${TABLE_FILES[@]+"${TABLE_FILES[@]}"}; do files+=("tables/$name"); done
     fi
-    # Unpack into ~/cubebot.new, then (same SSH session) check it and swap it in.
+    # Unpack into ~/cubebot.new (-m: file times from the brick's clock, the EV3 has no RTC),
+    # then, in the same SSH session, check it and swap it in.
     # shellcheck disable=SC2016  # expands on the brick
-    local receive='H=${CUBEBOT_HOME:-$HOME}; rm -rf "$H/cubebot.new" && mkdir -p "$H/cubebot.new" && tar -xzf - -C "$H/cubebot.new"'
+    local receive='H=${CUBEBOT_HOME:-$HOME}; rm -rf "$H/cubebot.new" && mkdir -p "$H/cubebot.new" && tar -xzmf - -C "$H/cubebot.new"'
     local command
     command="$REMOTE_ENV sh -c $(quote "$receive") && $REMOTE_ENV sh $HOME_DIR/cubebot.new/deploy/brick.sh activate $reuse"
     show tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" "|"
     show "${SSH[@]}" "$TARGET" "$command"
     if [ "$DRY_RUN" -eq 0 ]; then
-        say "sending $(du -ck "${files[@]/#/$ROOT/}" | tail -n 1 | cut -f 1) KiB (before compression)"
-        COPYFILE_DISABLE=1 tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" |
-            "${SSH[@]}" "$TARGET" "$command" || die "copying to $TARGET or checking the upload there failed"
+        local upload=$CONTROL_DIR/upload.tar.gz
+        COPYFILE_DISABLE=1 tar -C "$ROOT" -czf "$upload" --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" ||
+            die "packing the upload failed"
+        say "sending $(($(wc -c <"$upload") / 1024)) KiB (compressed)"
+        "${SSH[@]}" "$TARGET" "$command" <"$upload" || die "copying to $TARGET or checking the upload there failed"
     fi
 }
 
@@ -228,6 +234,10 @@ step_service() {
     step 4 "service: install, enable and restart cubebot.service"
     if [ "$DO_SERVICE" -eq 0 ]; then
         say "SKIPPED: --no-service"
+        return 0
+    fi
+    if [ "$PROBE_SYSTEMD" = no ]; then
+        say "SKIPPED: no systemd on the target (no systemctl, or systemd not running): service not installed"
         return 0
     fi
     local action=restart
@@ -248,8 +258,9 @@ step_diag() {
     else
         plan "cubebot diag --quick (the ~/bin/cubebot launcher), its report shown here"
         remote diag || rc=$?
+        [ "$rc" -ne 255 ] || die "lost the SSH connection to $TARGET during diag"
     fi
-    if [ "$DO_SERVICE" -eq 1 ] && [ "$DO_DIAG" -eq 1 ]; then
+    if [ "$DO_SERVICE" -eq 1 ] && [ "$DO_DIAG" -eq 1 ] && [ "$PROBE_SYSTEMD" != no ]; then
         say "starting the service again"
         remote_root service start || die "starting the service on $TARGET failed"
     fi

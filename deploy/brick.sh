@@ -9,8 +9,10 @@
 #   CUBEBOT_HOME       where cubebot lives: $CUBEBOT_HOME/cubebot (code and tables) and
 #                      $CUBEBOT_HOME/bin/cubebot (launcher). Default: $HOME.
 #   CUBEBOT_PYTHON     the brick's python3. Default: /usr/bin/python3.
-#   CUBEBOT_SYSTEMCTL  the systemctl to use. Default: systemctl. The service steps are
+#   CUBEBOT_SYSTEMCTL  the systemctl to use. Default: systemctl, and the service steps are
 #                      skipped (and say so) when it is absent or systemd is not running.
+#                      When set, it is used if it exists (the tests give a logging stand-in).
+#   CUBEBOT_UNIT_DIR   where the unit goes. Default: /etc/systemd/system.
 set -eu
 
 H=${CUBEBOT_HOME:-$HOME}
@@ -21,7 +23,7 @@ NEW=$H/cubebot.new
 OLD=$H/cubebot.old
 LAUNCHER=$H/bin/cubebot
 UNIT_NAME=cubebot.service
-UNIT_DIR=/etc/systemd/system
+UNIT_DIR=${CUBEBOT_UNIT_DIR:-/etc/systemd/system}
 # Debian packages needed to compile kociemba's C extension with cffi on Python 3.5.
 KOCIEMBA_DEBS="build-essential libffi-dev python3-dev python3-cffi python3-pip"
 # kociemba's setup.py asks for pytest-runner; its newest releases need Python 3.6+.
@@ -57,7 +59,7 @@ privilege() {
 }
 
 have_systemd() {
-    command -v "$SYSTEMCTL" >/dev/null 2>&1 && [ -d /run/systemd/system ]
+    command -v "$SYSTEMCTL" >/dev/null 2>&1 && { [ -n "${CUBEBOT_SYSTEMCTL:-}" ] || [ -d /run/systemd/system ]; }
 }
 
 # What the brick has. Each python3 start costs seconds on the brick: one here.
@@ -90,9 +92,14 @@ cmd_activate() {
         die "the tables on the brick do not match the manifest; the installed version is untouched"
     fi
     rm -rf "$OLD"
-    if [ -d "$APP" ]; then mv "$APP" "$OLD"; fi
-    mv "$NEW" "$APP"
-    say "installed in $APP (the previous version is kept in $OLD)"
+    if [ -d "$APP" ]; then
+        mv "$APP" "$OLD"
+        mv "$NEW" "$APP"
+        say "installed in $APP (the previous version is kept in $OLD)"
+    else
+        mv "$NEW" "$APP"
+        say "installed in $APP"
+    fi
 }
 
 missing_debs() {

@@ -93,6 +93,28 @@ def open_backend(kind, config, state=None, seed=0, screen=None, missing=(),
     raise ValueError("unknown backend {!r}: use one of {}".format(kind, ", ".join(KINDS)))
 
 
+def robot_factory(opened, config, first_seed=0, profile=None):
+    """make_robot(size, seed) for a RobotService on an opened backend.
+
+    On the simulated kinds each run puts a freshly scrambled cube on the
+    table: the run's seed, or first_seed, first_seed + 1, ... when None.
+    profile: the colour profile (robot.colorprofile) or None for the defaults.
+    """
+    from .mechanism import Mechanism
+    from .pipeline import Robot
+    seeds = [first_seed]
+
+    def make_robot(size, seed):
+        if opened.world is None:
+            return Robot(Mechanism(opened.hw, config), profile=profile)
+        if seed is None:
+            seed = seeds[0]
+            seeds[0] += 1
+        opened.world.place_cube(scrambled(size, seed))
+        return Robot(Mechanism(opened.hw, config), world=opened.world, profile=profile)
+    return make_robot
+
+
 def add_backend_arguments(parser):
     """--virtual-brick / --sim flags (default: the real brick)."""
     group = parser.add_mutually_exclusive_group()

@@ -126,7 +126,7 @@ def run_job(robot, size, emit=None, stop=None, budget=None, solve=None, resolve=
     emit("state", {"state": "solving"})
     plan, naive, moves, compute = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
     compute_s = (compute + resolve_s) * robot.compute_factor
-    emit("solution", {"moves": moves})
+    emit("solution", {"moves": moves, "state": scan.state})
     _check_stop(stop)
     emit("state", {"state": "turning"})
     mech = robot.mechanism

@@ -243,13 +243,18 @@ def plan_naive(moves, start_where=orientation.IDENTITY, time_model=None, flipper
     return Plan(actions, seconds, where, flipper, [op[1] for op in ops if op[0] == "twist"], wheres)
 
 
+def fastest(candidates, start_where=orientation.IDENTITY, time_model=None, flipper_state=AWAY, size=3):
+    """(moves, Plan) of the candidate move list with the lowest plan time (the first on ties)."""
+    if not candidates:
+        raise ValueError("choosing the fastest solution needs at least one candidate")
+    best = None
+    for moves in candidates:
+        p = plan(moves, start_where, time_model, flipper_state, size)
+        if best is None or p.seconds < best[1].seconds:
+            best = (moves, p)
+    return best
+
+
 def choose_fastest(candidates, start_where=orientation.IDENTITY, time_model=None, flipper_state=AWAY, size=3):
     """The candidate move list with the lowest plan time (the first on ties)."""
-    if not candidates:
-        raise ValueError("choose_fastest needs at least one candidate solution")
-    best, best_s = None, None
-    for moves in candidates:
-        s = plan(moves, start_where, time_model, flipper_state, size).seconds
-        if best_s is None or s < best_s:
-            best, best_s = moves, s
-    return best
+    return fastest(candidates, start_where, time_model, flipper_state, size)[0]

@@ -11,6 +11,7 @@ on the table.
 import os
 
 DEFAULT_HOME = os.path.join("~", ".cubebot")
+LINK_CLOSE_S = 5.0            # at exit: how long the serial link may take to close
 
 
 def register(subparsers):
@@ -27,16 +28,17 @@ def register(subparsers):
                         help="stdin lines act as buttons: empty=ENTER, u=UP, d=DOWN, b=BACKSPACE, q=quit")
     parser.add_argument("--seed", type=int, default=0, help="simulated backends: seed of the first cube")
     parser.add_argument("--runs", type=int, default=None, help="quit after this many runs")
+    parser.add_argument("--link", metavar="DEVICE", default=None,
+                        help="also serve the serial link on DEVICE (e.g. /dev/rfcomm0): `cubebot remote` "
+                             "can then watch and start runs too")
     parser.set_defaults(run=run)
 
 
 def run(args):
     from ..app import App, Settings, setup_logging
-    from ..backends import EV3, colour_profile, open_backend, robot_config, scrambled
+    from ..backends import EV3, colour_profile, open_backend, robot_config, robot_factory
     from ..cli import UsageError
     from ..ev3.devices import RealClock
-    from ..mechanism import Mechanism
-    from ..pipeline import Robot
     from ..service import RobotService
     if args.screenshots and args.backend == EV3:
         raise UsageError("--screenshots works with --virtual-brick or --sim (the brick has its LCD)")
@@ -53,18 +55,15 @@ def run(args):
         if args.keys:
             from ..keys import StdinButtons
             hw.buttons = StdinButtons()
-        seeds = [args.seed]
-
-        def make_robot(size, seed):
-            if opened.world is None:
-                return Robot(Mechanism(hw, config), profile=profile)
-            opened.world.place_cube(scrambled(size, seeds[0] if seed is None else seed))
-            seeds[0] += 1
-            return Robot(Mechanism(hw, config), world=opened.world, profile=profile)
-
-        service = RobotService(make_robot)
+        service = RobotService(robot_factory(opened, config, args.seed, profile))
         app = App(service, hw, Settings(os.path.expanduser(args.settings)), RealClock(),
                   config.cube_present_cm)
+
+        link = None
+        if args.link:
+            from ..app import SIZES
+            from ..link.server import LinkServer
+            link = LinkServer(service, args.link, sizes=SIZES).start()
 
         def should_exit():
             idle = app.mode != "working"
@@ -75,6 +74,8 @@ def run(args):
         try:
             app.run(should_exit)
         finally:
+            if link is not None:
+                link.close(LINK_CLOSE_S)
             service.stop()
             service.wait()
     return 0

@@ -65,10 +65,6 @@ def _check_int(name, value, low=None, high=None):
     return value
 
 
-def _check_size(value):
-    return _check_int("size", value, MIN_SIZE, MAX_SIZE)
-
-
 def _check_seed(value):
     return _check_int("seed", value, 0, MAX_ID)
 
@@ -82,22 +78,31 @@ def _check_state(value):
     return value
 
 
-# command -> {field: (checker, required)}
-_RUN_FIELDS = {"size": (_check_size, False), "seed": (_check_seed, False)}
-COMMAND_FIELDS = {
-    "ping": {},
-    "hello": {},
-    "status": {},
-    "run": _RUN_FIELDS,
-    "scan": _RUN_FIELDS,
-    "solve": {"state": (_check_state, True)},
-    "stop": {},
-    "last_scan": {},
-}
+def command_fields(sizes):
+    """command -> {field: (checker, required)}, for a robot that handles cube `sizes`."""
+    low, high = min(sizes), max(sizes)
+
+    def check_size(value):
+        _check_int("size", value, low, high)
+        if value not in sizes:
+            raise RequestError("field 'size' = {} is not a size this robot turns ({})".format(
+                value, ", ".join(str(s) for s in sorted(sizes))))
+        return value
+
+    run_fields = {"size": (check_size, False), "seed": (_check_seed, False)}
+    return {"ping": {}, "hello": {}, "status": {}, "run": run_fields, "scan": run_fields,
+            "solve": {"state": (_check_state, True)}, "stop": {}, "last_scan": {}}
 
 
-def parse_request(message):
-    """(id, cmd, fields) of a decoded request; raises RequestError (id kept when usable)."""
+ALL_SIZES = tuple(range(MIN_SIZE, MAX_SIZE + 1))
+COMMAND_FIELDS = command_fields(ALL_SIZES)
+
+
+def parse_request(message, commands=COMMAND_FIELDS):
+    """(id, cmd, fields) of a decoded request; raises RequestError (id kept when usable).
+
+    commands: the table of command_fields(sizes).
+    """
     request_id = message.get("id")
     if "id" not in message:
         raise RequestError("missing field 'id' (an integer)")
@@ -108,10 +113,10 @@ def parse_request(message):
         raise RequestError("missing field 'cmd'")
     if not isinstance(cmd, str):
         raise RequestError("field 'cmd' must be a string, got {}".format(type(cmd).__name__))
-    spec = COMMAND_FIELDS.get(cmd)
+    spec = commands.get(cmd)
     if spec is None:
         raise RequestError("unknown command '{}' (known: {})".format(
-            cmd[:40], ", ".join(sorted(COMMAND_FIELDS))), UNKNOWN_COMMAND)
+            cmd[:40], ", ".join(sorted(commands))), UNKNOWN_COMMAND)
     extra = sorted(k for k in message if k not in ("id", "cmd") and k not in spec)
     if extra:
         raise RequestError("unknown field '{}' for {} (allowed: {})".format(
@@ -129,9 +134,11 @@ def parse_request(message):
 class Dispatcher(object):
     """Answers requests by calling a RobotService (see docs/architecture.md)."""
 
-    def __init__(self, service, software_version):
+    def __init__(self, service, software_version, sizes=ALL_SIZES):
         self.service = service
         self.software_version = software_version
+        self.sizes = tuple(sorted(sizes))
+        self.commands = command_fields(self.sizes)
 
     def hello(self):
         """The hello event sent first on every connection."""
@@ -144,7 +151,7 @@ class Dispatcher(object):
         request_id = None
         try:
             request_id = message.get("id") if _usable_id(message.get("id")) else None
-            request_id, cmd, fields = parse_request(message)
+            request_id, cmd, fields = parse_request(message, self.commands)
             return reply_ok(request_id, getattr(self, "_cmd_" + cmd)(fields))
         except RequestError as exc:
             return reply_error(request_id, exc, exc.code)
@@ -170,7 +177,7 @@ class Dispatcher(object):
         status = self.service.status()
         return {"protocol": PROTOCOL_VERSION, "software": self.software_version,
                 "state": status.get("state"), "status": status,
-                "commands": sorted(COMMAND_FIELDS)}
+                "commands": sorted(self.commands), "sizes": list(self.sizes)}
 
     def _refuse_if_busy(self, what):
         status = self.service.status()

@@ -88,7 +88,7 @@ def deploy(source, *args, env=None):
     full_env.update(env or {})
     proc = subprocess.run(["bash", str(source / "deploy.sh")] + list(args), stdin=subprocess.DEVNULL,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
-                          env=full_env, cwd=str(source))
+                          env=full_env, cwd="/")         # deploy.sh works from anywhere
     return proc.returncode, proc.stdout
 
 
@@ -152,6 +152,92 @@ def test_deploy_twice_is_idempotent_and_repairs_a_damaged_table(sshd, source, tm
     assert rc == 0, third
     assert "not sending them again" not in third
     assert_arrived(source, home)
+
+
+FAKE_SYSTEMCTL = """#!/bin/sh
+# stands in for systemctl: logs its arguments
+echo "$*" >> "{log}"
+if [ "$1" = is-active ]; then echo active; fi
+"""
+
+
+def systemd_analyze_verify(unit_text, tmp_path):
+    """systemd-analyze verify on a copy whose brick-only parts exist here; its output."""
+    text = unit_text.replace("/usr/bin/brickrun", shutil.which("env"))
+    text = re.sub(r"(?m)^User=robot$", "User=" + getpass.getuser(), text)
+    copy = tmp_path / "verify" / "cubebot.service"
+    copy.parent.mkdir(exist_ok=True)
+    copy.write_text(text)
+    proc = subprocess.run([SYSTEMD_ANALYZE, "verify", str(copy)], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True)
+    return proc.returncode, proc.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the service step runs as root (or through sudo)")
+def test_service_step_installs_enables_and_restarts_the_unit(sshd, source, tmp_path):
+    home = tmp_path / "brick-home"
+    units = tmp_path / "units"
+    units.mkdir()
+    log = tmp_path / "systemctl.log"
+    systemctl = tmp_path / "systemctl"
+    systemctl.write_text(FAKE_SYSTEMCTL.format(log=log))
+    systemctl.chmod(0o755)
+    env = {"CUBEBOT_SYSTEMCTL": str(systemctl), "CUBEBOT_UNIT_DIR": str(units), "SSH_OPTS": sshd.ssh_opts()}
+    args = ["-p", str(sshd.port), "-i", sshd.user_key, "--home", str(home), "--python", sys.executable]
+    rc, out = deploy(source, *args, sshd.target, env=env)
+    assert rc in (0, DIAG_FAULTS), out
+    # The app is stopped while diag runs, and started again after it.
+    assert log.read_text().splitlines() == ["daemon-reload", "enable --quiet cubebot.service",
+                                            "stop cubebot.service", "is-active cubebot.service",
+                                            "start cubebot.service", "is-active cubebot.service"]
+    unit = (units / "cubebot.service").read_text()
+    assert "User={}\n".format(getpass.getuser()) in unit
+    assert "WorkingDirectory={}/cubebot\n".format(home) in unit
+    assert "Environment=PYTHONPATH={}/cubebot\n".format(home) in unit
+    assert "ExecStart=/usr/bin/brickrun -r -- {} -m robot.cli run\n".format(sys.executable) in unit
+    assert "/home/robot" not in unit
+    if os.path.exists(SYSTEMD_ANALYZE):
+        assert systemd_analyze_verify(unit, tmp_path) == (0, "")
+
+    log.write_text("")
+    rc, out = deploy(source, *args, "--no-diag", sshd.target, env=env)
+    assert rc == 0, out
+    assert "unit {} unchanged".format(units / "cubebot.service") in out
+    assert log.read_text().splitlines() == ["enable --quiet cubebot.service", "restart cubebot.service",
+                                            "is-active cubebot.service"]
+
+
+def brick_sh(home, *args):
+    """deploy/brick.sh run directly (no SSH), with home as CUBEBOT_HOME; (exit code, output)."""
+    env = dict(os.environ, CUBEBOT_HOME=str(home), CUBEBOT_PYTHON=sys.executable)
+    proc = subprocess.run(["sh", os.path.join(ROOT, "deploy", "brick.sh")] + list(args), env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    return proc.returncode, proc.stdout
+
+
+def test_a_damaged_upload_leaves_the_installed_version_untouched(source, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copytree(str(source), str(home / "cubebot.new"))
+    assert brick_sh(home, "activate")[0] == 0
+    installed = sha256(str(home / "cubebot" / "tables" / "alpha.bin"))
+    shutil.copytree(str(source), str(home / "cubebot.new"))
+    with open(str(home / "cubebot.new" / "tables" / "alpha.bin"), "r+b") as fh:
+        fh.seek(1000)
+        fh.write(b"\xff\x00")                          # same size, wrong bytes
+    (home / "cubebot.new" / "robot" / "marker.py").write_text("")
+    rc, out = brick_sh(home, "activate")
+    assert rc == 1
+    assert "bad alpha.bin: sha256" in out and "the installed version is untouched" in out
+    assert sha256(str(home / "cubebot" / "tables" / "alpha.bin")) == installed
+    assert not (home / "cubebot" / "robot" / "marker.py").exists()
+
+
+def test_brick_sh_usage_and_missing_upload(tmp_path):
+    rc, out = brick_sh(tmp_path, "frobnicate")
+    assert rc == 1 and "usage: brick.sh" in out
+    rc, out = brick_sh(tmp_path, "activate")
+    assert rc == 1 and "nothing uploaded at {}/cubebot.new".format(tmp_path) in out
 
 
 def test_deploy_refuses_a_host_without_the_key(sshd, source, tmp_path):
@@ -222,17 +308,9 @@ def test_unit_runs_the_app_through_brickrun_as_robot():
 def test_systemd_analyze_verify_passes(tmp_path):
     if not os.path.exists(SYSTEMD_ANALYZE):
         pytest.skip("systemd-analyze not installed")
-    text = open(UNIT).read()
-    # brickrun and the robot user exist only on the brick: swap them for ones that exist here.
-    text = text.replace("/usr/bin/brickrun", shutil.which("env"))
-    text = re.sub(r"(?m)^User=robot$", "User=" + getpass.getuser(), text)
-    copy = tmp_path / "cubebot.service"
-    copy.write_text(text)
-    proc = subprocess.run([SYSTEMD_ANALYZE, "verify", str(copy)], stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, universal_newlines=True)
-    assert proc.returncode == 0, proc.stdout
+    # brickrun and the robot user exist only on the brick: they are swapped for ones that exist here.
     # verify exits 0 on unknown keys and bad values too: it must print nothing at all.
-    assert proc.stdout.strip() == ""
+    assert systemd_analyze_verify(open(UNIT).read(), tmp_path) == (0, "")
 
 
 def test_systemd_analyze_verify_catches_a_broken_copy(tmp_path):

@@ -39,3 +39,14 @@ def test_sizes_without_an_engine_say_so():
     state = scramble.random_state(6, seeded(3))
     with pytest.raises(UnsolvableCube, match="6x6x6"):
         api.solve(state)
+
+
+def test_a_twisted_corner_on_a_4x4_is_found():
+    state = facelets.solved(4)
+    nn = 16
+    # URF corner stickers: U bottom-right, R top-left, F top-right
+    u, r, f = nn - 1, nn + 0, 2 * nn + 3
+    s = list(state)
+    s[u], s[r], s[f] = state[f], state[u], state[r]
+    with pytest.raises(InvalidCube, match="twist"):
+        api.solve("".join(s))

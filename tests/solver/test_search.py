@@ -74,3 +74,20 @@ def test_ida_star_yields_several_solutions_in_cost_order():
     assert moves.format_moves(sols[0]) == "U' R'"
     for s in sols:
         assert facelets.is_solved(moves.apply(state, s))
+
+
+def test_stop_callback_ends_the_search():
+    mv = list(cube2.HTM_MOVES)
+    calls = []
+
+    def stop():
+        calls.append(1)
+        return len(calls) > 50
+
+    state = moves.apply(facelets.solved(2), "R U F R' U2 F' R2 U'")
+    cube = cube2.orient(state)[1]
+    found = search.first_solution((cube.cp, cube.co), mv,
+                                  lambda s, i: cube2.multiply(s[0], s[1], mv[i]),
+                                  lambda s: 0, lambda s: cube2.rank(*s) == 0,
+                                  max_cost=11, stop=stop)
+    assert found is None and len(calls) == 51

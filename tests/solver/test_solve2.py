@@ -122,3 +122,17 @@ def test_missing_table_is_reported_before_searching(tmp_path, monkeypatch):
     monkeypatch.setenv("CUBEBOT_TABLES", str(tmp_path))
     with pytest.raises(TableError, match=r"2x2-htm is missing.*cubebot tables build"):
         api.solve(scramble.random_state(N, seeded(2)))
+
+
+def test_a_table_that_leads_nowhere_is_a_table_error(tmp_path):
+    """A well-formed table with wrong contents fails with TableError, not deep in a loop."""
+    from solver import solve2, store, tables
+    directory = str(tmp_path)
+    dist = bytearray(cube2.N_STATES_2)            # every state "at distance 0"
+    tables.write_dense(store.table_path("2x2-htm", directory), dist)
+    with pytest.raises(TableError, match=r"2x2-htm is inconsistent.*cubebot tables build"):
+        solver = solve2.Solver2("htm", directory)
+        try:
+            solver.solve(scramble.random_state(N, seeded(4)))
+        finally:
+            solver.close()

@@ -84,11 +84,11 @@ class FakeService(object):
             self._set_state("scanning")
             readings = {}
             for i in range(54):
-                readings[str(i + 1)] = [i, i, i]
+                readings[str(i)] = [i, i, i]
                 self._emit("scan_progress", {"done": i + 1, "total": 54, "readings": dict(readings)})
-            self._scan = readings
+            self._scan = dict((str(int(k) + 1), v) for k, v in readings.items())   # de-facto: "1".."54"
             self._set_state("solving")
-            self._emit("solution", {"moves": solution})
+            self._emit("solution", {"moves": solution, "state": state})
             if turn:
                 self._set_state("turning")
                 self._release.wait(5)
@@ -96,7 +96,12 @@ class FakeService(object):
                     if self._stop.is_set():
                         raise Stopped("stopped after {} of {} moves".format(k, len(solution)))
                     self._emit("move_progress", {"done": k + 1, "total": len(solution)})
-            self._result = {"solved": turn, "state": state, "moves": solution, "size": 3}
+            if turn:     # the shapes of pipeline.run_job / scan_job results
+                self._result = {"solved": True, "state": state, "moves": solution, "size": 3, "flips": 0,
+                                "scan_seconds": 1.0, "compute_seconds": 0.5, "turn_seconds": 2.0,
+                                "total_seconds": 3.5}
+            else:
+                self._result = {"size": 3, "state": state, "doubtful": [], "rescans": 0, "scan_seconds": 1.0}
             self._set_state("idle")
             self._emit("finished", self._result)
         except RobotError as exc:

@@ -1,0 +1,145 @@
+"""Solver benchmark: moves, time per solve, table open time, peak RSS.
+
+Fixed seeds. 2x2x2: 1000 uniformly random states (random cubie states, not
+random moves), HTM and QTM. 3x3x3: 200 uniformly random states, default and
+--budget 1. Peak RSS is measured on real `cubebot solve` processes (the
+interpreter included) through getrusage(RUSAGE_CHILDREN) in a wrapper
+process. Writes the "solver" section of docs/benchmarks.md.
+
+Usage: python bench/solver.py [--size 2|3] [--n2 1000] [--n3 200] [--budget 1.0] [--no-record]
+Sizes other than 2 and 3 are added to SIZES by their engines.
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, TOP)
+
+from bench.record import record  # noqa: E402
+from solver import api, moves, facelets, scramble, solve2  # noqa: E402
+
+SEED2 = 2024
+SEED3 = 3033
+RSS_STATES = 3          # `cubebot solve` processes measured per case
+ANCHORS = {
+    "2-htm": "optimal mean 8.756 (facts.md distribution)",
+    "2-qtm": "optimal mean 10.666 (facts.md distribution)",
+    "3-default": "kociemba max_depth 21 (facts.md): mean 20.7, median 14 ms; target mean <= 21.0, median <= 30 ms",
+    "3-budget": "kociemba max_depth 20: mean 19.7 but up to 17 s; target mean <= 20.0, no solve over 1.1 s",
+}
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def run_solves(states, **kwargs):
+    lengths, seconds = [], []
+    for state in states:
+        t = time.perf_counter()
+        sol = api.solve(state, **kwargs)
+        seconds.append(time.perf_counter() - t)
+        assert facelets.is_solved(moves.apply(state, sol.moves)), state
+        lengths.append(sol.length)
+    return lengths, seconds
+
+
+def row(name, lengths, seconds, anchor):
+    return "| {} | {} | {:.3f} | {} | {:.3f} | {:.3f} | {:.3f} | {} |".format(
+        name, len(lengths), statistics.mean(lengths), max(lengths),
+        statistics.median(seconds) * 1e3, pct(seconds, 0.95) * 1e3, max(seconds) * 1e3, anchor)
+
+
+def peak_rss_mb(argv_list):
+    """Peak RSS (MB) over `cubebot solve` runs, measured in a fresh wrapper process."""
+    code = ("import resource, subprocess, sys, json\n"
+            "for argv in json.loads(sys.argv[1]):\n"
+            "    subprocess.check_call(argv, stdout=subprocess.DEVNULL)\n"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    import json
+    out = subprocess.check_output([sys.executable, "-c", code, json.dumps(argv_list)], cwd=TOP)
+    return int(out.decode().strip()) / 1024.0
+
+
+def cli(*args):
+    return [sys.executable, "-m", "robot.cli", "solve"] + list(args)
+
+
+def bench_2(args, lines):
+    rng = random.Random(SEED2)
+    states = [scramble.random_state(2, rng) for _ in range(args.n2)]
+    opens = []
+    for metric in ("htm", "qtm"):
+        for _ in range(20):
+            t = time.perf_counter()
+            s = solve2.Solver2(metric)
+            opens.append(time.perf_counter() - t)
+            s.close()
+        api.solve(states[0], metric=metric)                   # open the cached solver
+    for metric in ("htm", "qtm"):
+        lengths, seconds = run_solves(states, metric=metric)
+        lines.append(row("2x2x2 {}".format(metric), lengths, seconds, ANCHORS["2-" + metric]))
+    t = time.perf_counter()
+    subprocess.check_call(cli(states[1]), cwd=TOP, stdout=subprocess.DEVNULL)
+    process = time.perf_counter() - t
+    rss = peak_rss_mb([cli(s) for s in states[:RSS_STATES]] + [cli(s, "--metric", "qtm") for s in states[:RSS_STATES]])
+    return ["2x2x2 table open (Solver2(), mmap + header + manifest): median {:.2f} ms, max {:.2f} ms".format(
+        statistics.median(opens) * 1e3, max(opens) * 1e3),
+        "2x2x2 whole `cubebot solve` process (start-up, imports, open, solve): {:.0f} ms".format(process * 1e3),
+        "peak RSS of `cubebot solve` (2x2x2): {:.1f} MB".format(rss)]
+
+
+def bench_3(args, lines):
+    rng = random.Random(SEED3)
+    states = [scramble.random_state(3, rng) for _ in range(args.n3)]
+    api.solve(states[0])                                       # kociemba loads its tables
+    lengths, seconds = run_solves(states)
+    lines.append(row("3x3x3 default", lengths, seconds, ANCHORS["3-default"]))
+    lengths, seconds = run_solves(states, budget=args.budget)
+    lines.append(row("3x3x3 --budget {:g}".format(args.budget), lengths, seconds, ANCHORS["3-budget"]))
+    rss_default = peak_rss_mb([cli(s) for s in states[:RSS_STATES]])
+    rss_budget = peak_rss_mb([cli(s, "--budget", str(args.budget)) for s in states[:RSS_STATES]])
+    return ["peak RSS of `cubebot solve` (3x3x3 default): {:.1f} MB".format(rss_default),
+            "peak RSS of `cubebot solve` (3x3x3 --budget {:g}; forked search children included): {:.1f} MB".format(
+                args.budget, rss_budget)]
+
+
+SIZES = {2: bench_2, 3: bench_3}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, choices=sorted(SIZES), default=None)
+    parser.add_argument("--n2", type=int, default=1000)
+    parser.add_argument("--n3", type=int, default=200)
+    parser.add_argument("--budget", type=float, default=1.0)
+    parser.add_argument("--no-record", action="store_true")
+    args = parser.parse_args()
+    lines = ["| case | states | mean moves | max moves | median ms | p95 ms | max ms | anchor |",
+             "|---|---|---|---|---|---|---|---|"]
+    notes = []
+    load_before = os.getloadavg()[0]
+    for size in sorted(SIZES):
+        if args.size in (None, size):
+            notes += SIZES[size](args, lines)
+    notes.append("machine load average (1 min) {:.1f} before, {:.1f} after, on {} CPUs (other jobs share "
+                 "this machine; times scale with it)".format(load_before, os.getloadavg()[0], os.cpu_count()))
+    text = "## Solver ({}, {} {}, Python {})\n\n{}\n\n{}\n".format(
+        datetime.date.today().isoformat(), platform.machine(), platform.system(),
+        platform.python_version(), "\n".join(lines), "\n".join("- " + n for n in notes))
+    print(text)
+    if not args.no_record and args.size is None:
+        record("solver", text)
+
+
+if __name__ == "__main__":
+    main()

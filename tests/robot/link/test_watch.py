@@ -1,0 +1,53 @@
+"""The watch view built from the events of a (fake) run."""
+
+import threading
+
+from robot.link.protocol import event_message
+from robot.link.watch import WatchView, describe, progress_bar
+from solver.facelets import is_solved
+
+from .fake_service import FakeService
+
+
+def run_events():
+    service = FakeService()
+    events = []
+    lock = threading.Lock()
+
+    def listen(name, payload):
+        with lock:
+            events.append(event_message(name, payload))
+    service.subscribe(listen)
+    service.start_run()
+    service.wait(10)
+    return events
+
+
+def test_view_follows_a_run_and_shows_the_cube_being_solved():
+    events = run_events()
+    view = WatchView()
+    first_scan = [i for i, e in enumerate(events) if e["event"] == "scan_progress"][0]
+    for e in events[:first_scan + 10]:
+        view.update(e)
+    assert view.state == "scanning"
+    screen = view.render()
+    assert view.cube().count("#") == 10 and "10/54" in screen
+    solution_at = [i for i, e in enumerate(events) if e["event"] == "solution"][0]
+    for e in events[first_scan + 10:solution_at + 1]:
+        view.update(e)
+    assert view.cube() == events[solution_at]["data"]["state"] and not is_solved(view.cube())
+    for e in events[solution_at + 1:]:
+        view.update(e)
+        if e["event"] == "move_progress":
+            assert "{}/{}".format(e["data"]["done"], e["data"]["total"]) in view.render()
+    assert is_solved(view.cube())
+    screen = view.render(color=True)
+    assert "\x1b[" in screen and "SOLVED" in screen
+
+
+def test_describe_and_bar():
+    assert progress_bar(5, 10, 10) == "[#####-----] 5/10"
+    assert progress_bar(0, 0, 4) == "[----] 0/0"
+    assert describe({"event": "state", "data": {"state": "turning"}}) == "state: turning"
+    assert describe({"event": "move_progress", "data": {"done": 1, "total": 20}}) is None
+    assert describe({"event": "error", "data": {"message": "stopped"}}) == "error: stopped"
