@@ -143,6 +143,7 @@ class LinkServer(object):
     def _session(self, port):
         """Talk over one open port until it fails (returns the reason) or close() (None)."""
         channel = Channel(port, partial_timeout_s=self.partial_timeout_s)
+        discarded_before = self.stats["discarded"]
         outbox = Outbox()
         lost = []
         ended = threading.Event()
@@ -168,7 +169,7 @@ class LinkServer(object):
                     reply = self._answer(item)
                     if reply is not None:
                         outbox.put(reply)
-                self.stats["discarded"] = channel.discarded
+                self.stats["discarded"] = discarded_before + channel.discarded
         finally:
             self.connected.clear()
             self.service.unsubscribe(forward)

@@ -264,3 +264,22 @@ def test_device_vanishes_mid_run_and_comes_back(client, server, service, bridge)
         assert hello is not None and hello["protocol"] == 1
         assert again.request("status")["last_result"]["solved"] is True
     assert server.stats["link_losses"] == 1 and server.stats["connections"] >= 2
+
+
+@needs_pipeline
+def test_watch_redraws_in_place_and_starts_a_run_with_a_key(server, bridge):
+    import argparse
+    import io
+
+    from robot.commands.remote import _Out, _client
+    from robot.link.watcher import watch
+    args = argparse.Namespace(port=bridge.laptop, baud=None, timeout=10.0, json=False, once=True)
+    screen = io.StringIO()
+    keys = io.StringIO("r\n")
+    code = watch(_client, args, _Out(False, screen), stream_is_tty=True, keys_stream=keys)
+    text = screen.getvalue()
+    assert code == 0
+    assert text.count("\x1b[H") >= 2                   # redrawn in place, not scrolled
+    last = text.rsplit("\x1b[H", 1)[1]
+    assert "state: IDLE" in last or "state: TURNING" in last
+    assert "SOLVED in" in last and "\x1b[48;5;" in last  # the coloured net of the solved cube
