@@ -15,7 +15,9 @@ flip), with no look-ahead.
 
 Wide turns on the outer N-1 layers and whole-cube rotations are accepted: a
 wide turn is the opposite face's turn plus a rotation, and a rotation costs no
-action (it only changes which cube-frame face is where).
+action (it only changes which cube-frame face is where). On a 2x2x2 every
+outer turn is also such a wide turn, so the DP may make U by twisting the
+face that is down when U is up. See docs/planner.md.
 """
 
 import itertools
@@ -56,11 +58,14 @@ _NAIVE_RECIPE = {
 }
 
 _ROUTERS = {}          # TimeModel -> Router, shared between calls
+MAX_ROUTERS = 8        # time models kept at once
 
 
 def _router(time_model):
     router = _ROUTERS.get(time_model)
     if router is None:
+        if len(_ROUTERS) >= MAX_ROUTERS:
+            _ROUTERS.clear()
         router = _ROUTERS[time_model] = Router(time_model)
     return router
 

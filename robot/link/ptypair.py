@@ -12,6 +12,7 @@ one machine without socat:
 
 import os
 import select
+import signal
 import sys
 import threading
 import time
@@ -39,8 +40,10 @@ class PtyBridge(object):
         for fd in (slave_a, slave_b):
             tty.setraw(fd)           # no echo, no line editing before pyserial opens it
         self._fds = [master_a, master_b, slave_a, slave_b]   # keep the slaves open: no EIO on the masters
-        os.symlink(os.ttyname(slave_a), self.robot)
-        os.symlink(os.ttyname(slave_b), self.laptop)
+        for slave, link in ((slave_a, self.robot), (slave_b, self.laptop)):
+            if os.path.lexists(link):
+                os.remove(link)      # left over by a bridge that was killed
+            os.symlink(os.ttyname(slave), link)
         self._running.set()
         self._threads = [_daemon(self._copy, master_a, master_b, "to_laptop"),
                          _daemon(self._copy, master_b, master_a, "to_robot")]
@@ -95,6 +98,7 @@ def main(argv=None):
     bridge = PtyBridge(argv[0] if argv else "/tmp")
     sys.stdout.write("{} <-> {} (Ctrl-C to end)\n".format(bridge.robot, bridge.laptop))
     sys.stdout.flush()
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     try:
         while True:
             time.sleep(1)

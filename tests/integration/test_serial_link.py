@@ -264,3 +264,56 @@ def test_device_vanishes_mid_run_and_comes_back(client, server, service, bridge)
         assert hello is not None and hello["protocol"] == 1
         assert again.request("status")["last_result"]["solved"] is True
     assert server.stats["link_losses"] == 1 and server.stats["connections"] >= 2
+
+
+@needs_pipeline
+def test_watch_redraws_in_place_and_starts_a_run_with_a_key(server, bridge):
+    import argparse
+    import io
+
+    from robot.commands.remote import _Out, _client
+    from robot.link.watcher import watch
+    args = argparse.Namespace(port=bridge.laptop, baud=None, timeout=10.0, json=False, once=True, scale=2)
+    screen = io.StringIO()
+    keys = io.StringIO("r\n")
+    code = watch(_client, args, _Out(False, screen), stream_is_tty=True, keys_stream=keys)
+    text = screen.getvalue()
+    assert code == 0
+    assert text.count("\x1b[H") >= 2                   # redrawn in place, not scrolled
+    last = text.rsplit("\x1b[H", 1)[1]
+    assert "state: IDLE" in last or "state: TURNING" in last
+    assert "SOLVED in" in last and "\x1b[48;5;" in last  # the coloured net of the solved cube
+
+
+def test_random_bytes_never_stop_the_server(client, server):
+    import random
+    rng = random.Random(6)
+    for _ in range(20):
+        chunk = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 5000)))
+        client._port.write(chunk)
+    client._port.write(b"\n")
+    ping_works(client)
+    assert server.stats["frame_errors"] + server.stats["discarded"] + server.stats["requests"] >= 1
+    assert server.connected.is_set()
+
+
+def test_the_client_survives_a_robot_that_talks_nonsense(bridge):
+    robot_end = serial.Serial(bridge.robot, timeout=0.05)
+    try:
+        with LinkClient(bridge.laptop, timeout_s=5) as link:
+            robot_end.reset_input_buffer()
+            link.send_raw({"id": 99, "cmd": "ping"})
+            robot_end.write(b"\xff\xfe nonsense\n[1,2]\n{\"ok\": true}\n" + b"x" * (70 * 1024) + b"\n")
+            robot_end.write(b"{\"event\": \"state\", \"data\": {\"state\": \"idle\"}}\n")
+            robot_end.write(b"{\"id\": 99, \"ok\": true, \"result\": {\"pong\": true}}\n")
+            deadline = time.time() + EVENT_WAIT_S
+            while 99 not in link._replies and time.time() < deadline:
+                time.sleep(0.01)
+            assert link._replies[99]["result"] == {"pong": True}
+            assert link.next_event(EVENT_WAIT_S)["data"] == {"state": "idle"}
+            assert link.frame_errors == 3
+            with pytest.raises(LinkError) as info:
+                link.request("status", timeout_s=0.2)        # the fake robot never answers
+            assert "no reply to status" in str(info.value)
+    finally:
+        robot_end.close()
