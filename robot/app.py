@@ -209,9 +209,17 @@ class App(object):
     def start_run(self, why):
         log.info("run started (%s), cube size %d", why, self.settings.size)
         self.view.reset()
+        self.service.start_run(size=self.settings.size)
+        self._working()
+
+    def _follow_run(self, why):
+        """A run someone else started (the serial link): show it; BACKSPACE stops it."""
+        log.info("run %s", why)
+        self._working()
+
+    def _working(self):
         self._error = None
         self._stopping = False
-        self.service.start_run(size=self.settings.size)
         self.mode = WORKING
         self._set_leds("AMBER")
 
@@ -264,6 +272,8 @@ class App(object):
                 self._drain_events()
                 self._finish()
                 self._cube_was_there = self._cube_there()   # the cube still there is no new cube
+        elif self.service.status().get("running"):
+            self._follow_run("started over the serial link")
         else:
             # The proximity sensor is read only while ready: during a run the
             # brick's CPU belongs to the run.

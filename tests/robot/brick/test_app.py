@@ -182,3 +182,15 @@ def test_a_damaged_settings_file_falls_back_to_the_default(tmp_path):
     path = tmp_path / "app.json"
     path.write_text("{not json")
     assert Settings(str(path)).size == 3
+
+
+def test_a_run_started_elsewhere_is_followed_not_restarted(tmp_path):
+    """The serial link shares the service: its run shows as working, BACKSPACE stops it."""
+    app, io, service, gate = make_app(tmp_path)
+    service.start_run(size=3)               # as the link's `run` does
+    io.proximity.cm = 5.0                   # ... and the cube it scrambled is seen arriving
+    app.step()
+    assert app.mode == "working" and io.leds.items[-1] == "AMBER"
+    press(app, io, "backspace")
+    until_idle(app, service)
+    assert app.view.last == "stopped" and app.finished_runs == 1
