@@ -147,7 +147,15 @@ class Ev3Motor(Motor):
         return self.position_deg()
 
     def is_moving(self):
-        return STATE_RUNNING in self._state()
+        """True while the motor runs (a stalled motor does not), and also just
+        after a move was started, before the driver's state shows it."""
+        state = self._state()
+        starting = self._clock.now_s() < self._started_s + STALL_GRACE_S
+        if STATE_RUNNING in state:
+            return starting or STATE_STALLED not in state
+        if self._target is None or self._stop_requested:
+            return False
+        return starting and abs(self.position_deg() - self._target) > ON_TARGET_DEG
 
     def stop(self, hold=False):
         self._stop_requested = True

@@ -15,12 +15,6 @@ from solver.moves import apply
 
 from robot.link.ptypair import PtyBridge
 
-try:    # the colour resolver and scan files land separately; until then a simulated run cannot finish
-    import robot.colors  # noqa: F401
-    import robot.scanfile  # noqa: F401
-    needs_pipeline = pytest.mark.skipif(False, reason="")
-except ImportError:
-    needs_pipeline = pytest.mark.skip(reason="robot.colors / robot.scanfile have not landed yet")
 
 EVENT_WAIT_S = 30.0          # generous bound for one event: a hang fails, never blocks CI
 RUN_WAIT_S = 120.0
@@ -84,10 +78,9 @@ def test_hello_is_the_first_line(service, bridge):
     assert hello["data"]["software"]
 
 
-@needs_pipeline
 def test_full_run_streams_events_and_solves(client, service):
     client.drain_events()
-    result = client.request("run", seed=11)
+    result = client.request("run", seed=5)
     assert result["started"] == "run"
     events = events_until(client, ("finished", "error"))
     names = [e["event"] for e in events]
@@ -213,12 +206,11 @@ class Gate(object):
         self.service.unsubscribe(self)
 
 
-@needs_pipeline
 def test_run_while_running_is_refused_and_stop_ends_it(client, service):
     client.drain_events()
     gate = Gate(service, "move_progress")
     try:
-        client.request("run", seed=11)
+        client.request("run", seed=2)
         assert gate.wait_reached(), "the run ended before turning: {}".format(service.status())
         with pytest.raises(RemoteError) as info:
             client.request("run")
@@ -238,12 +230,11 @@ def test_run_while_running_is_refused_and_stop_ends_it(client, service):
     assert client.request("stop") == {"stopping": False}
 
 
-@needs_pipeline
 def test_device_vanishes_mid_run_and_comes_back(client, server, service, bridge):
     client.drain_events()
     gate = Gate(service, "scan_progress")
     try:
-        client.request("run", seed=11)
+        client.request("run", seed=4)
         assert gate.wait_reached()
         bridge.vanish()                   # pulled while the robot is scanning
         with pytest.raises(LinkError):
@@ -266,7 +257,6 @@ def test_device_vanishes_mid_run_and_comes_back(client, server, service, bridge)
     assert server.stats["link_losses"] == 1 and server.stats["connections"] >= 2
 
 
-@needs_pipeline
 def test_watch_redraws_in_place_and_starts_a_run_with_a_key(server, bridge):
     import argparse
     import io
