@@ -96,13 +96,14 @@ local_python() {
 setup_ssh() {
     SSH=(ssh)
     local extra=()
-    if [ -n "${SSH_OPTS:-}" ]; then read -r -a extra <<<"$SSH_OPTS"; SSH+=("${extra[@]}"); fi
+    if [ -n "${SSH_OPTS:-}" ]; then read -r -a extra <<<"$SSH_OPTS"; SSH+=(${extra[@]+"${extra[@]}"}); fi
     [ -z "$PORT" ] || SSH+=(-p "$PORT")
     [ -z "$IDENTITY" ] || SSH+=(-i "$IDENTITY" -o IdentitiesOnly=yes)
     # Keys only, never a password prompt; one multiplexed connection for every step.
     SSH+=(-o BatchMode=yes -o ConnectTimeout=20 -o ServerAliveInterval=15)
     if [ "$DRY_RUN" -eq 0 ]; then
-        CONTROL_DIR=$(mktemp -d "${TMPDIR:-/tmp}/cubebot-deploy.XXXXXX")
+        # In /tmp, not $TMPDIR: a socket path must stay under ~100 characters (macOS).
+        CONTROL_DIR=$(mktemp -d /tmp/cubebot-deploy.XXXXXX)
         SSH+=(-o ControlMaster=auto -o "ControlPath=$CONTROL_DIR/%C" -o ControlPersist=300)
         trap cleanup EXIT
     fi
@@ -201,7 +202,7 @@ step_copy() {
         say "the brick has these tables already (same manifest, checksums ok): not sending them again"
         reuse=--reuse-tables
     else
-        for name in "${TABLE_FILES[@]}"; do files+=("tables/$name"); done
+        for name in ${TABLE_FILES[@]+"${TABLE_FILES[@]}"}; do files+=("tables/$name"); done
     fi
     # Unpack into ~/cubebot.new (-m: file times from the brick's clock, the EV3 has no RTC),
     # then, in the same SSH session, check it and swap it in.
@@ -212,9 +213,11 @@ step_copy() {
     show tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" "|"
     show "${SSH[@]}" "$TARGET" "$command"
     if [ "$DRY_RUN" -eq 0 ]; then
-        say "sending $(du -ck "${files[@]/#/$ROOT/}" | tail -n 1 | cut -f 1) KiB (before compression)"
-        COPYFILE_DISABLE=1 tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" |
-            "${SSH[@]}" "$TARGET" "$command" || die "copying to $TARGET or checking the upload there failed"
+        local upload=$CONTROL_DIR/upload.tar.gz
+        COPYFILE_DISABLE=1 tar -C "$ROOT" -czf "$upload" --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" ||
+            die "packing the upload failed"
+        say "sending $(($(wc -c <"$upload") / 1024)) KiB (compressed)"
+        "${SSH[@]}" "$TARGET" "$command" <"$upload" || die "copying to $TARGET or checking the upload there failed"
     fi
 }
 
@@ -255,6 +258,7 @@ step_diag() {
     else
         plan "cubebot diag --quick (the ~/bin/cubebot launcher), its report shown here"
         remote diag || rc=$?
+        [ "$rc" -ne 255 ] || die "lost the SSH connection to $TARGET during diag"
     fi
     if [ "$DO_SERVICE" -eq 1 ] && [ "$DO_DIAG" -eq 1 ] && [ "$PROBE_SYSTEMD" != no ]; then
         say "starting the service again"

@@ -102,9 +102,9 @@ def main():
     for name, values in cases.items():
         lines.append("| {} | {:.2f} | {} |".format(name, median(values), notes[name]))
     lines.append("| `--dry-run` (no connection) | {:.2f} | nothing |".format(dry))
-    lines += ["", "Most of these seconds are SSH sessions: deploy.sh opens one connection and runs 4 sessions "
-              "over it (probe, upload + check, install, and diag/service when enabled); a session costs about "
-              "0.5 s against this sshd even when multiplexed.",
+    lines += ["", "Most of these seconds are SSH sessions: deploy.sh opens one connection and runs 3 to 5 "
+              "sessions over it (probe, upload + check, install; service and diag when there is systemd and "
+              "diag is wanted); a session costs about 0.5 s against this sshd even when multiplexed.",
               "", "On the brick expect far more: each python3 start there costs 3-6 s (deploy.sh starts about "
               "five of them: probe, check on arrival, package check with kociemba's warm-up, compileall, "
               "diag), ssh's key exchange takes a second or two on the 300 MHz ARM9, and the first deploy "

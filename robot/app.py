@@ -84,6 +84,25 @@ def setup_logging(log_file=None):
     return root
 
 
+def _chroma(rgb):
+    total = float(sum(rgb)) or 1.0
+    return [c / total for c in rgb]
+
+
+def nearest_face(rgb):
+    """The face letter (standard scheme) whose typical EV3 reading has the
+    nearest chromaticity to `rgb` (r, g, b raw counts)."""
+    from .colorscheme import EV3_TYPICAL_RAW, STANDARD_SCHEME
+    mine = _chroma(rgb)
+    best, best_d = "?", None
+    for face in sorted(STANDARD_SCHEME):
+        ref = _chroma(EV3_TYPICAL_RAW[STANDARD_SCHEME[face]])
+        d = sum((a - b) ** 2 for a, b in zip(mine, ref))
+        if best_d is None or d < best_d:
+            best, best_d = face, d
+    return best
+
+
 class View(object):
     """What the screen shows, updated from the service's events."""
 
@@ -98,6 +117,20 @@ class View(object):
     def reset(self):
         self.stage, self.done, self.total, self.moves, self.facelets = "scanning", 0, 0, None, None
 
+    def _preview(self, readings):
+        """Fill the net while scanning: each reading's nearest typical colour
+        (a preview only; the resolved cube replaces it at the end)."""
+        if not self.total:
+            return
+        live = list(self.facelets or "?" * self.total)
+        if len(live) != self.total:
+            live = ["?"] * self.total
+        for key in sorted(readings):
+            index = int(key)
+            if 0 <= index < self.total:
+                live[index] = nearest_face(readings[key])
+        self.facelets = "".join(live)
+
     def on_event(self, name, payload):
         if name == "state" and payload.get("state") in ("scanning", "solving", "turning"):
             self.stage = payload["state"]
@@ -105,6 +138,7 @@ class View(object):
                 self.done = self.total = 0
         elif name == "scan_progress":
             self.done, self.total = payload.get("done", 0), payload.get("total", 0)
+            self._preview(payload.get("readings") or {})
         elif name == "solution":
             self.moves = len(payload.get("moves", []))
         elif name == "move_progress":
@@ -209,9 +243,17 @@ class App(object):
     def start_run(self, why):
         log.info("run started (%s), cube size %d", why, self.settings.size)
         self.view.reset()
+        self.service.start_run(size=self.settings.size)
+        self._working()
+
+    def _follow_run(self, why):
+        """A run someone else started (the serial link): show it; BACKSPACE stops it."""
+        log.info("run %s", why)
+        self._working()
+
+    def _working(self):
         self._error = None
         self._stopping = False
-        self.service.start_run(size=self.settings.size)
         self.mode = WORKING
         self._set_leds("AMBER")
 
@@ -264,6 +306,8 @@ class App(object):
                 self._drain_events()
                 self._finish()
                 self._cube_was_there = self._cube_there()   # the cube still there is no new cube
+        elif self.service.status().get("running"):
+            self._follow_run("started over the serial link")
         else:
             # The proximity sensor is read only while ready: during a run the
             # brick's CPU belongs to the run.

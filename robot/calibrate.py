@@ -3,7 +3,8 @@
 With a *solved* cube on the table:
   1. homing: the flipper and the arm are run against their stops (as every
      run does);
-  2. reach: the flipper goes to hold and flip, the arm to every named
+  2. reach: the flipper goes to hold and flip (tipping the cube once) and
+     away, the arm to every named
      position (park .. centre); each must get there without stalling and
      read back on its encoder within REACH_TOLERANCE_DEG;
   3. colours: the cube is scanned (robot.scan) and the colours engineer's
@@ -21,10 +22,10 @@ profile; `save(...)` writes the files.
 import os
 import shutil
 
+from . import orientation
 from .errors import RobotError
 
 REACH_TOLERANCE_DEG = 5
-WHITE = "U"                  # the class (face letter) of white in a profile
 
 
 class Step(object):
@@ -89,8 +90,8 @@ def _reach(mech, cal):
 
 
 def _white_balance(profile):
-    """Channel gains that make the white reference grey (max channel = 1)."""
-    white = profile["facelets"][profile["classes"].index(WHITE)]
+    """Channel gains that make the white reference (the brightest colour) grey."""
+    white = max(profile["facelets"], key=sum)
     top = max(white)
     return [round(top / float(v), 2) if v else 0.0 for v in white], white
 
@@ -105,7 +106,9 @@ def calibrate(mechanism, n, make_profile=None, emit=None, stop=None):
     try:
         if not _home(mech, cal) or not _reach(mech, cal):
             return cal
-        scanner = Scanner(mech, n, emit=emit, stop=stop)
+        # The reach check took the flipper to flip and back: the cube lies
+        # tipped once (x), which the scan must know to read it in its own frame.
+        scanner = Scanner(mech, n, emit=emit, stop=stop, where=orientation.rotate(orientation.IDENTITY, "x"))
         scanner.read_facelets()
         mech.move_arm_named("park")
         try:

@@ -22,7 +22,7 @@ class StdinButtons(Buttons):
         self._stream = stream if stream is not None else sys.stdin
         self._lock = threading.Lock()
         self._pending = []
-        self.quit = False
+        self._quit = False
         thread = threading.Thread(target=self._read, name="stdin-buttons")
         thread.daemon = True
         thread.start()
@@ -31,12 +31,18 @@ class StdinButtons(Buttons):
         for line in self._stream:
             key = line.strip().lower()
             if key == QUIT:
-                self.quit = True
+                self._quit = True
                 return
             with self._lock:
                 if key in KEYS:
                     self._pending.append(KEYS[key])
-        self.quit = True
+        self._quit = True
+
+    @property
+    def quit(self):
+        """True once "q" or the end of input was read and every press before it taken."""
+        with self._lock:
+            return self._quit and not self._pending
 
     def pressed(self):
         with self._lock:

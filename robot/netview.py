@@ -19,29 +19,38 @@ RESET = "\x1b[0m"
 NET_ROWS = ("U", "LFRB", "D")
 
 
-def _cell(symbol, color):
+def _cell(symbol, color, width=1, label=True):
+    text = symbol.center(width) if label else " " * width
     if not color:
-        return symbol
+        return text
     name = STANDARD_SCHEME.get(symbol)
     if name is None:
-        return symbol
+        return text
     return "\x1b[38;5;{}m\x1b[48;5;{}m{}{}".format(
-        ANSI_FOREGROUND[name], ANSI_BACKGROUND[name], symbol, RESET)
+        ANSI_FOREGROUND[name], ANSI_BACKGROUND[name], text, RESET)
 
 
-def render_net(state, color=False):
-    """The net of `state` (6N^2 facelets, URFDLB) as lines of text."""
+def render_net(state, color=False, scale=1):
+    """The net of `state` (6N^2 facelets, URFDLB) as lines of text.
+
+    scale: each facelet `2*scale - 1` characters wide and `scale` lines tall
+    (bigger nets for a projector; 1 is the compact default).
+    """
     n = size_from_length(len(state))
     nn = n * n
+    width = 2 * scale - 1
     faces = dict((f, state[k * nn:(k + 1) * nn]) for k, f in enumerate(FACES))
-    pad = " " * (2 * n + 1)
+    pad = " " * ((width + 1) * n + 1)
     lines = []
     for band in NET_ROWS:
         for row in range(n):
-            parts = []
-            for face in band:
-                cells = [_cell(s, color) for s in faces[face][row * n:(row + 1) * n]]
-                parts.append(" ".join(cells))
-            prefix = pad if len(band) == 1 else ""
-            lines.append((prefix + "  ".join(parts)).rstrip())
+            for sub in range(scale):
+                parts = []
+                for face in band:
+                    symbols = faces[face][row * n:(row + 1) * n]
+                    label = sub == scale // 2 or not color    # coloured blocks carry one letter
+                    cells = [_cell(s, color, width, label) for s in symbols]
+                    parts.append(" ".join(cells))
+                prefix = pad if len(band) == 1 else ""
+                lines.append((prefix + "  ".join(parts)).rstrip())
     return "\n".join(lines)

@@ -111,6 +111,7 @@ def run_job(robot, size, emit=None, stop=None, budget=None, solve=None, resolve=
     """The whole job; see the module docstring. Raises Stopped on a stop request."""
     from .actions import counts
     emit = _emit_fn(emit)
+    truth = robot.world.state() if robot.world is not None else None
     scan, scan_s, resolve_s = _scan(robot, size, emit, stop, resolve)
     result = {"size": size, "scan_seconds": round(scan_s, 3), "rescans": scan.rescans,
               "state": scan.state}
@@ -144,5 +145,17 @@ def run_job(robot, size, emit=None, stop=None, budget=None, solve=None, resolve=
         "planned_seconds": round(plan.seconds, 3), "naive_seconds": round(naive.seconds, 3),
         "naive_flips": counts(naive.actions)["flip"],
     })
+    if not solved:
+        result["error"] = _why_not_solved(truth, scan.state, robot.world, size)
     emit("finished", result)
     return result
+
+
+def _why_not_solved(truth, scanned, world, size):
+    """One line on why a simulated run did not end solved."""
+    if world is not None and world.faults:
+        return "mechanism fault: " + world.faults[0]
+    if truth is not None and size % 2 == 1 and truth != scanned:
+        wrong = sum(1 for a, b in zip(truth, scanned) if a != b)
+        return "the scan read {} facelets wrong: the solution was for another cube".format(wrong)
+    return "the cube did not end solved"

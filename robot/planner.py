@@ -15,7 +15,9 @@ flip), with no look-ahead.
 
 Wide turns on the outer N-1 layers and whole-cube rotations are accepted: a
 wide turn is the opposite face's turn plus a rotation, and a rotation costs no
-action (it only changes which cube-frame face is where).
+action (it only changes which cube-frame face is where). On a 2x2x2 every
+outer turn is also such a wide turn, so the DP may make U by twisting the
+face that is down when U is up. See docs/planner.md.
 """
 
 import itertools
@@ -56,11 +58,14 @@ _NAIVE_RECIPE = {
 }
 
 _ROUTERS = {}          # TimeModel -> Router, shared between calls
+MAX_ROUTERS = 8        # time models kept at once
 
 
 def _router(time_model):
     router = _ROUTERS.get(time_model)
     if router is None:
+        if len(_ROUTERS) >= MAX_ROUTERS:
+            _ROUTERS.clear()
         router = _ROUTERS[time_model] = Router(time_model)
     return router
 
@@ -243,13 +248,18 @@ def plan_naive(moves, start_where=orientation.IDENTITY, time_model=None, flipper
     return Plan(actions, seconds, where, flipper, [op[1] for op in ops if op[0] == "twist"], wheres)
 
 
+def fastest(candidates, start_where=orientation.IDENTITY, time_model=None, flipper_state=AWAY, size=3):
+    """(moves, Plan) of the candidate move list with the lowest plan time (the first on ties)."""
+    if not candidates:
+        raise ValueError("choosing the fastest solution needs at least one candidate")
+    best = None
+    for moves in candidates:
+        p = plan(moves, start_where, time_model, flipper_state, size)
+        if best is None or p.seconds < best[1].seconds:
+            best = (moves, p)
+    return best
+
+
 def choose_fastest(candidates, start_where=orientation.IDENTITY, time_model=None, flipper_state=AWAY, size=3):
     """The candidate move list with the lowest plan time (the first on ties)."""
-    if not candidates:
-        raise ValueError("choose_fastest needs at least one candidate solution")
-    best, best_s = None, None
-    for moves in candidates:
-        s = plan(moves, start_where, time_model, flipper_state, size).seconds
-        if best_s is None or s < best_s:
-            best, best_s = moves, s
-    return best
+    return fastest(candidates, start_where, time_model, flipper_state, size)[0]

@@ -28,7 +28,7 @@ import math
 from collections import namedtuple
 
 from . import orientation
-from .errors import ScanUnresolved, Stopped
+from .errors import MotorStalled, ScanUnresolved, Stopped
 from .frames import robot_to_cube
 
 RING_STEP_DEG = 45
@@ -198,14 +198,30 @@ class Scanner(object):
         for theta, spot in moving:
             self._check_stop()
             mech.start_arm_to(arm_deg[spot.arm])
-            while sign * (mech.table_position_cube_deg() - start) < sign * theta - lead:
-                if not mech.table_is_moving():
-                    break
-                mech.sleep_s(POLL_S)
+            self._wait_table_at(start + theta - sign * lead, sign)
             mech.wait_arm()
             self._sample(mapping[spot.robot_index])
         mech.wait_table()
         return last
+
+    def _wait_table_at(self, cube_deg, sign):
+        """Poll the table encoder until it passes `cube_deg` in direction `sign`.
+
+        A backend may report the move as running only some time after it was
+        started, so "not moving" counts only once the table has been seen
+        moving (or after move_timeout_s); a table that stops short is stalled.
+        """
+        mech = self.mech
+        deadline = mech.now_s() + self.config.move_timeout_s
+        seen_moving = False
+        while sign * mech.table_position_cube_deg() < sign * cube_deg:
+            moving = mech.table_is_moving()
+            seen_moving = seen_moving or moving
+            if (seen_moving and not moving) or mech.now_s() > deadline:
+                mech.wait_table()
+                raise MotorStalled("table motor stopped at {:.0f} cube degrees before the scan "
+                                   "angle {:.0f}".format(mech.table_position_cube_deg(), cube_deg))
+            mech.sleep_s(POLL_S)
 
     def _sample(self, index):
         samples = [tuple(self.mech.read_rgb()) for _ in range(self.config.samples_per_facelet)]

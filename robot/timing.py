@@ -6,7 +6,9 @@ Every motor move of D motor degrees at speed V deg/s takes
 
 seconds: the cruise time plus one fixed `settle_s` that stands for ramping
 up, ramping down and the settling of the cube (a simple trapezoid whose ramps
-are folded into a constant). See `motor_seconds`.
+are folded into a constant). See `motor_seconds`. Each leg of a two-leg
+stroke (the flip's push out and back, the twist's overshoot and return)
+settles, as robot.mechanism moves the motors.
 
 The flipper has two resting states, AWAY (flipper_away_deg, clear of the cube)
 and HOLD (flipper_hold_deg, pressing on the upper layers):
@@ -15,7 +17,7 @@ and HOLD (flipper_hold_deg, pressing on the upper layers):
            90 cube degrees * table_gear_ratio motor degrees. Ends AWAY.
   twist    needs HOLD: from AWAY the flipper is first engaged (AWAY -> HOLD).
            The table turns the bottom layer the short way, plus
-           table_overshoot_deg, then settles back by the overshoot (two motor
+           table_overshoot_deg, then returns by the overshoot (two motor
            moves). Ends HOLD, so consecutive twists keep holding.
   flip     the flipper goes from where it is to flipper_flip_deg and back to
            flipper_hold_deg (two motor moves). Ends HOLD.

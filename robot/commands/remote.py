@@ -17,6 +17,7 @@ SOLVE_TIMEOUT_S = 120.0       # solve on the brick may take a while (4x4x4: more
 WATCH_POLL_S = 0.2            # watch: how often the view wakes up without events
 WATCH_REDRAW_S = 0.05         # watch: at most one redraw per this many seconds
 WATCH_RECONNECT_S = 1.0       # watch: wait between attempts to reopen the device
+WATCH_SCALES = (1, 2, 3)      # watch --scale: facelet sizes of the net
 
 
 def register(subparsers):
@@ -42,6 +43,8 @@ def register(subparsers):
     actions.add_parser("last-scan", help="the raw readings of the last scan (de-facto JSON)")
     watch = actions.add_parser("watch", help="live view: the cube, the solution, progress, state")
     watch.add_argument("--once", action="store_true", help="exit after the next run ends")
+    watch.add_argument("--scale", type=int, choices=WATCH_SCALES, default=1,
+                       help="size of the cube's facelets on a terminal (2 or 3 for a projector)")
     parser.set_defaults(run=run)
 
 

@@ -38,6 +38,7 @@ class Ev3Motor(Motor):
         self._target = None
         self._stop_requested = False
         self._started_s = 0.0
+        self._written = {}          # attribute -> value last written (each write costs ms)
         self.max_speed_dps = self._call(lambda: device.max_speed)
 
     def __repr__(self):
@@ -61,6 +62,12 @@ class Ev3Motor(Motor):
 
     def _state(self):
         return self._call(lambda: self._dev.state)
+
+    def _set(self, attr, value):
+        """Write an attribute unless it already holds `value` (written by us)."""
+        if self._written.get(attr) != value:
+            setattr(self._dev, attr, value)
+            self._written[attr] = value
 
     def _check_speed(self, speed_dps):
         speed = abs(int(round(speed_dps)))
@@ -91,9 +98,9 @@ class Ev3Motor(Motor):
         dev = self._dev
 
         def start():
-            dev.stop_action = "hold"
+            self._set("stop_action", "hold")
             dev.position_sp = self._target + self._offset
-            dev.speed_sp = speed
+            self._set("speed_sp", speed)
             dev.command = "run-to-abs-pos"
         self._call(start)
         self._started_s = self._clock.now_s()
@@ -124,8 +131,8 @@ class Ev3Motor(Motor):
         dev = self._dev
 
         def start():
-            dev.stop_action = "coast"
-            dev.speed_sp = signed
+            self._set("stop_action", "coast")
+            self._set("speed_sp", signed)
             dev.command = "run-forever"
         self._call(start)
         self._started_s = self._clock.now_s()
@@ -140,13 +147,21 @@ class Ev3Motor(Motor):
         return self.position_deg()
 
     def is_moving(self):
-        return STATE_RUNNING in self._state()
+        """True while the motor runs (a stalled motor does not), and also just
+        after a move was started, before the driver's state shows it."""
+        state = self._state()
+        starting = self._clock.now_s() < self._started_s + STALL_GRACE_S
+        if STATE_RUNNING in state:
+            return starting or STATE_STALLED not in state
+        if self._target is None or self._stop_requested:
+            return False
+        return starting and abs(self.position_deg() - self._target) > ON_TARGET_DEG
 
     def stop(self, hold=False):
         self._stop_requested = True
         dev = self._dev
 
         def halt():
-            dev.stop_action = "hold" if hold else "coast"
+            self._set("stop_action", "hold" if hold else "coast")
             dev.command = "stop"
         self._call(halt)

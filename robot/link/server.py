@@ -134,15 +134,21 @@ class LinkServer(object):
             reported = None
             self.stats["connections"] += 1
             LOG.info("link up on %s", self.device)
-            why = self._session(port)
+            try:
+                why = self._session(port)
+            except Exception as exc:  # noqa: BLE001 - a bug must not end the link for good
+                LOG.exception("link session failed")
+                why = "internal error: {}".format(reason(exc))
             if why is not None:
                 self.stats["link_losses"] += 1
                 LOG.warning("link lost on %s: %s; waiting for it to come back", self.device, why)
+                self._closing.wait(RECONNECT_MIN_S)     # a device failing at once must not spin
 
     # -- one connection -----------------------------------------------------
     def _session(self, port):
         """Talk over one open port until it fails (returns the reason) or close() (None)."""
         channel = Channel(port, partial_timeout_s=self.partial_timeout_s)
+        discarded_before = self.stats["discarded"]
         outbox = Outbox()
         lost = []
         ended = threading.Event()
@@ -168,7 +174,7 @@ class LinkServer(object):
                     reply = self._answer(item)
                     if reply is not None:
                         outbox.put(reply)
-                self.stats["discarded"] = channel.discarded
+                self.stats["discarded"] = discarded_before + channel.discarded
         finally:
             self.connected.clear()
             self.service.unsubscribe(forward)

@@ -72,8 +72,9 @@ def describe(message):
 class WatchView(object):
     """The robot as seen through its events; see the module docstring."""
 
-    def __init__(self, title="cubebot"):
+    def __init__(self, title="cubebot", scale=1):
         self.title = title
+        self.scale = scale            # net cell size (robot.netview.render_net)
         self.state = "unknown"
         self.size = None
         self.read = set()             # facelet indices read in this scan
@@ -154,7 +155,7 @@ class WatchView(object):
         lines = [BOLD + head + RESET if color else head, ""]
         cube = self.cube()
         if cube:
-            lines.extend(render_net(cube, color=color).split("\n"))
+            lines.extend(render_net(cube, color=color, scale=self.scale if color else 1).split("\n"))
             lines.append("")
         lines.append(self._solution_line(color))
         if self.state == "scanning":

@@ -129,7 +129,8 @@ def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
     """Run the watch view until Ctrl-C (or, with args.once, the end of the next run); the exit code."""
     from ..commands.remote import WATCH_POLL_S, WATCH_RECONNECT_S, WATCH_REDRAW_S, run_exit_code
     tty = out.stream.isatty() if stream_is_tty is None else stream_is_tty
-    screen = _Screen(WatchView("cubebot on {}".format(args.port)), out, tty, WATCH_REDRAW_S)
+    view = WatchView("cubebot on {}".format(args.port), scale=getattr(args, "scale", 1))
+    screen = _Screen(view, out, tty, WATCH_REDRAW_S)
     connected_once = False
     keys = _Keys(keys_stream if keys_stream is not None else sys.stdin)
     screen.view.help = HELP

@@ -1,9 +1,10 @@
 """A synthetic EV3 colour sensor in RGB-RAW mode, for the simulated robot and tests.
 
-A `SensorModel` is one sensor under one lighting ("a scene"): it draws, once,
-a unit-to-unit gain per channel (no two sensors agree), a warm colour cast
-(white drifts towards yellow: blue down, red up) and how much darker and
-yellower a centre looks when read from the centre arm position. Each reading
+A `SensorModel` is one sensor on one robot: it draws, once, a unit-to-unit
+gain per channel (no two sensors agree) and how much darker and yellower a
+centre looks when read from the centre arm position. Each scene
+(`new_scene`, drawn at start) adds a warm colour cast of the room light
+(white drifts towards yellow: blue down, red up). Each reading
 then adds a per-facelet brightness change (the arm's distance from the
 facelet), multiplicative and additive noise, and with a small probability a
 wild reading (another colour's reading, or junk). All values are raw counts,
@@ -59,16 +60,17 @@ class SensorModel(object):
                 raise ValueError("unknown sensor parameter {!r}: use one of {}".format(
                     key, ", ".join(sorted(self.params))))
             self.params[key] = float(params[key])
+        p = self.params
+        self.unit_gain = tuple(max(0.5, rng.gauss(1.0, p["unit"])) for _ in range(3))
+        self.centre_gain = tuple(g * max(0.3, rng.gauss(1.0, p["centre"]))
+                                 for g in CENTRE_GAIN)
         self.new_scene()
 
     def new_scene(self):
-        """Draw a new sensor gain, colour cast and centre look."""
-        p, rng = self.params, self.rng
-        warm = rng.uniform(0.0, p["cast"])
+        """Draw a new colour cast (another room light); the sensor stays the same."""
+        warm = self.rng.uniform(0.0, self.params["cast"])
         cast = (1.0 + CAST_RED_SHARE * warm, 1.0, 1.0 - warm)
-        self.gain = tuple(c * max(0.5, rng.gauss(1.0, p["unit"])) for c in cast)
-        self.centre_gain = tuple(g * max(0.3, rng.gauss(1.0, p["centre"]))
-                                 for g in CENTRE_GAIN)
+        self.gain = tuple(c * u for c, u in zip(cast, self.unit_gain))
 
     def brightness(self):
         """A per-facelet brightness factor (the arm's distance from it)."""

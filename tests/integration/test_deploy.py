@@ -88,7 +88,7 @@ def deploy(source, *args, env=None):
     full_env.update(env or {})
     proc = subprocess.run(["bash", str(source / "deploy.sh")] + list(args), stdin=subprocess.DEVNULL,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
-                          env=full_env, cwd=str(source))
+                          env=full_env, cwd="/")         # deploy.sh works from anywhere
     return proc.returncode, proc.stdout
 
 
@@ -205,6 +205,39 @@ def test_service_step_installs_enables_and_restarts_the_unit(sshd, source, tmp_p
     assert "unit {} unchanged".format(units / "cubebot.service") in out
     assert log.read_text().splitlines() == ["enable --quiet cubebot.service", "restart cubebot.service",
                                             "is-active cubebot.service"]
+
+
+def brick_sh(home, *args):
+    """deploy/brick.sh run directly (no SSH), with home as CUBEBOT_HOME; (exit code, output)."""
+    env = dict(os.environ, CUBEBOT_HOME=str(home), CUBEBOT_PYTHON=sys.executable)
+    proc = subprocess.run(["sh", os.path.join(ROOT, "deploy", "brick.sh")] + list(args), env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    return proc.returncode, proc.stdout
+
+
+def test_a_damaged_upload_leaves_the_installed_version_untouched(source, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copytree(str(source), str(home / "cubebot.new"))
+    assert brick_sh(home, "activate")[0] == 0
+    installed = sha256(str(home / "cubebot" / "tables" / "alpha.bin"))
+    shutil.copytree(str(source), str(home / "cubebot.new"))
+    with open(str(home / "cubebot.new" / "tables" / "alpha.bin"), "r+b") as fh:
+        fh.seek(1000)
+        fh.write(b"\xff\x00")                          # same size, wrong bytes
+    (home / "cubebot.new" / "robot" / "marker.py").write_text("")
+    rc, out = brick_sh(home, "activate")
+    assert rc == 1
+    assert "bad alpha.bin: sha256" in out and "the installed version is untouched" in out
+    assert sha256(str(home / "cubebot" / "tables" / "alpha.bin")) == installed
+    assert not (home / "cubebot" / "robot" / "marker.py").exists()
+
+
+def test_brick_sh_usage_and_missing_upload(tmp_path):
+    rc, out = brick_sh(tmp_path, "frobnicate")
+    assert rc == 1 and "usage: brick.sh" in out
+    rc, out = brick_sh(tmp_path, "activate")
+    assert rc == 1 and "nothing uploaded at {}/cubebot.new".format(tmp_path) in out
 
 
 def test_deploy_refuses_a_host_without_the_key(sshd, source, tmp_path):

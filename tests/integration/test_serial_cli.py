@@ -12,29 +12,25 @@ import pytest
 from solver.facelets import is_solved
 from solver.moves import apply
 
-from .ptybridge import PtyBridge
+from robot.link.ptypair import PtyBridge
 
-try:    # the colour resolver lands separately; until then a simulated run cannot finish
-    import robot.colors  # noqa: F401
-    needs_pipeline = pytest.mark.skipif(False, reason="")
-except ImportError:
-    needs_pipeline = pytest.mark.skip(reason="robot.colors has not landed yet")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROC_TIMEOUT_S = 120
 
 
 def cubebot(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "robot.cli"] + list(args), cwd=ROOT, capture_output=True,
-                          text=True, timeout=PROC_TIMEOUT_S, **kwargs)
+    return subprocess.run([sys.executable, "-m", "robot.cli"] + list(args), cwd=ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=PROC_TIMEOUT_S, **kwargs)
 
 
 @pytest.fixture
 def served(tmp_path):
     """A pty pair with `cubebot serve --sim` on the robot end; yields the laptop end."""
     bridge = PtyBridge(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "robot.cli", "serve", "--port", bridge.robot, "--sim"],
-                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    command = ["serve", "--port", bridge.robot, "--sim"]
+    proc = subprocess.Popen([sys.executable, "-m", "robot.cli"] + command, cwd=ROOT, stderr=subprocess.PIPE,
+                            universal_newlines=True)
     try:
         for _ in range(100):
             if cubebot("remote", "--port", bridge.laptop, "--timeout", "1", "ping").returncode == 0:
@@ -47,7 +43,6 @@ def served(tmp_path):
         bridge.close()
 
 
-@needs_pipeline
 def test_remote_run_json_ends_solved_and_sigterm_stops_serve(served):
     laptop, proc = served
     out = cubebot("remote", "--port", laptop, "--json", "run", "--seed", "7")
@@ -65,7 +60,6 @@ def test_remote_run_json_ends_solved_and_sigterm_stops_serve(served):
     assert time.time() - start < PROC_TIMEOUT_S
 
 
-@needs_pipeline
 def test_watch_plain_starts_a_run_with_a_key(served):
     laptop, _ = served
     out = cubebot("remote", "--port", laptop, "watch", "--once", input="r\n")
@@ -90,3 +84,26 @@ def test_remote_exit_codes_and_one_line_errors(served, tmp_path):
     missing = cubebot("remote", "--port", str(tmp_path / "nothing"), "status")
     assert missing.returncode == 1
     assert missing.stderr.strip() == "cubebot: cannot open {}: No such file or directory".format(tmp_path / "nothing")
+
+
+def test_serve_waits_for_a_missing_device_and_stops_on_sigterm(tmp_path):
+    device = str(tmp_path / "rfcomm0")
+    proc = subprocess.Popen([sys.executable, "-m", "robot.cli", "serve", "--port", device, "--sim"], cwd=ROOT,
+                            stderr=subprocess.PIPE, universal_newlines=True)
+    try:
+        first = proc.stderr.readline()
+        assert "serving the sim robot on " + device in first
+        waiting = proc.stderr.readline()
+        assert waiting.strip() == "serve: waiting for {}: No such file or directory".format(device)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(PROC_TIMEOUT_S) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(PROC_TIMEOUT_S)
+
+
+def test_serve_rejects_bad_options_in_one_line(tmp_path):
+    out = cubebot("serve", "--port", str(tmp_path / "x"), "--sim", "--size", "5")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--size 5" in out.stderr

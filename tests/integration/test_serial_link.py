@@ -1,6 +1,7 @@
 """The serial link end to end: real pyserial over a pty pair, the real server with the
 simulated robot (`serve --sim`'s service) on one end, the real client on the other."""
 
+import threading
 import time
 
 import pytest
@@ -12,13 +13,8 @@ from robot.link.client import LinkClient
 from solver.facelets import is_solved
 from solver.moves import apply
 
-from .ptybridge import PtyBridge
+from robot.link.ptypair import PtyBridge
 
-try:    # the colour resolver lands separately; until then a simulated run cannot finish
-    import robot.colors  # noqa: F401
-    needs_pipeline = pytest.mark.skipif(False, reason="")
-except ImportError:
-    needs_pipeline = pytest.mark.skip(reason="robot.colors has not landed yet")
 
 EVENT_WAIT_S = 30.0          # generous bound for one event: a hang fails, never blocks CI
 RUN_WAIT_S = 120.0
@@ -82,7 +78,6 @@ def test_hello_is_the_first_line(service, bridge):
     assert hello["data"]["software"]
 
 
-@needs_pipeline
 def test_full_run_streams_events_and_solves(client, service):
     client.drain_events()
     result = client.request("run", seed=5)
@@ -181,34 +176,72 @@ def test_echoed_events_and_replies_are_ignored(client, server):
     assert server.stats["ignored"] == 2
 
 
-@needs_pipeline
+class Gate(object):
+    """A service listener that holds the run thread at the first `name` event until opened,
+    so that a test can act in the middle of a run however fast the simulation is."""
+
+    def __init__(self, service, name):
+        self.name = name
+        self.reached = threading.Event()
+        self.opened = threading.Event()
+        self.service = service
+        service.subscribe(self)
+
+    def __call__(self, name, payload):
+        if name == self.name and not self.reached.is_set():
+            self.reached.set()
+            self.opened.wait(RUN_WAIT_S)
+
+    def wait_reached(self):
+        """True once the run is held at the gate; False if it ended first."""
+        deadline = time.time() + RUN_WAIT_S
+        while not self.reached.wait(0.05):
+            if time.time() > deadline or (self.service.wait(0) is not None and
+                                          not self.service.status()["running"]):
+                return False
+        return True
+
+    def open(self):
+        self.opened.set()
+        self.service.unsubscribe(self)
+
+
 def test_run_while_running_is_refused_and_stop_ends_it(client, service):
     client.drain_events()
-    client.request("run", seed=2)
-    with pytest.raises(RemoteError) as info:
-        client.request("run")
-    assert info.value.code == "busy" and "already under way" in str(info.value)
-    with pytest.raises(RemoteError):
-        client.request("scan")
-    events_until(client, ("move_progress", "finished"))
-    assert client.request("stop") == {"stopping": True}
+    gate = Gate(service, "move_progress")
+    try:
+        client.request("run", seed=2)
+        assert gate.wait_reached(), "the run ended before turning: {}".format(service.status())
+        with pytest.raises(RemoteError) as info:
+            client.request("run")
+        assert info.value.code == "busy" and "already under way" in str(info.value)
+        with pytest.raises(RemoteError):
+            client.request("scan", seed=3)
+        assert client.request("stop") == {"stopping": True}
+    finally:
+        gate.open()
     events = events_until(client, ("error", "finished"))
     assert events[-1]["event"] == "error" and "stop" in events[-1]["data"]["message"]
+    moves = [e["data"]["done"] for e in events if e["event"] == "move_progress"]
+    assert moves and max(moves) < [e for e in events if e["event"] == "move_progress"][0]["data"]["total"]
     service.wait(RUN_WAIT_S)
     status = client.request("status")
     assert status["running"] is False and status["last_result"]["stopped"] is True
     assert client.request("stop") == {"stopping": False}
 
 
-@needs_pipeline
 def test_device_vanishes_mid_run_and_comes_back(client, server, service, bridge):
     client.drain_events()
-    client.request("run", seed=4)
-    events_until(client, ("scan_progress",))
-    bridge.vanish()
-    with pytest.raises(LinkError):
-        for _ in range(100):
-            client.request("ping", timeout_s=1)
+    gate = Gate(service, "scan_progress")
+    try:
+        client.request("run", seed=4)
+        assert gate.wait_reached()
+        bridge.vanish()                   # pulled while the robot is scanning
+        with pytest.raises(LinkError):
+            for _ in range(100):
+                client.request("ping", timeout_s=1)
+    finally:
+        gate.open()
     service.wait(RUN_WAIT_S)              # the robot carries on without its link
     bridge.restore()
     with LinkClient(bridge.laptop, timeout_s=10) as again:
@@ -222,3 +255,55 @@ def test_device_vanishes_mid_run_and_comes_back(client, server, service, bridge)
         assert hello is not None and hello["protocol"] == 1
         assert again.request("status")["last_result"]["solved"] is True
     assert server.stats["link_losses"] == 1 and server.stats["connections"] >= 2
+
+
+def test_watch_redraws_in_place_and_starts_a_run_with_a_key(server, bridge):
+    import argparse
+    import io
+
+    from robot.commands.remote import _Out, _client
+    from robot.link.watcher import watch
+    args = argparse.Namespace(port=bridge.laptop, baud=None, timeout=10.0, json=False, once=True, scale=2)
+    screen = io.StringIO()
+    keys = io.StringIO("r\n")
+    code = watch(_client, args, _Out(False, screen), stream_is_tty=True, keys_stream=keys)
+    text = screen.getvalue()
+    assert code == 0
+    assert text.count("\x1b[H") >= 2                   # redrawn in place, not scrolled
+    last = text.rsplit("\x1b[H", 1)[1]
+    assert "state: IDLE" in last or "state: TURNING" in last
+    assert "SOLVED in" in last and "\x1b[48;5;" in last  # the coloured net of the solved cube
+
+
+def test_random_bytes_never_stop_the_server(client, server):
+    import random
+    rng = random.Random(6)
+    for _ in range(20):
+        chunk = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 5000)))
+        client._port.write(chunk)
+    client._port.write(b"\n")
+    ping_works(client)
+    assert server.stats["frame_errors"] + server.stats["discarded"] + server.stats["requests"] >= 1
+    assert server.connected.is_set()
+
+
+def test_the_client_survives_a_robot_that_talks_nonsense(bridge):
+    robot_end = serial.Serial(bridge.robot, timeout=0.05)
+    try:
+        with LinkClient(bridge.laptop, timeout_s=5) as link:
+            robot_end.reset_input_buffer()
+            link.send_raw({"id": 99, "cmd": "ping"})
+            robot_end.write(b"\xff\xfe nonsense\n[1,2]\n{\"ok\": true}\n" + b"x" * (70 * 1024) + b"\n")
+            robot_end.write(b"{\"event\": \"state\", \"data\": {\"state\": \"idle\"}}\n")
+            robot_end.write(b"{\"id\": 99, \"ok\": true, \"result\": {\"pong\": true}}\n")
+            deadline = time.time() + EVENT_WAIT_S
+            while 99 not in link._replies and time.time() < deadline:
+                time.sleep(0.01)
+            assert link._replies[99]["result"] == {"pong": True}
+            assert link.next_event(EVENT_WAIT_S)["data"] == {"state": "idle"}
+            assert link.frame_errors == 3
+            with pytest.raises(LinkError) as info:
+                link.request("status", timeout_s=0.2)        # the fake robot never answers
+            assert "no reply to status" in str(info.value)
+    finally:
+        robot_end.close()

@@ -1,25 +1,16 @@
 """Shared helpers for the planner tests: a time model, random solutions, frame checks."""
 
 import random
-from types import SimpleNamespace
 
 from robot import orientation
+from robot.config import Config
 from robot.timing import TimeModel
 from solver.moves import Move, apply
 
-# MINDCUB3R-like numbers (the same names and values as robot/config's defaults).
-CONFIG = SimpleNamespace(
-    table_gear_ratio=3, table_speed_dps=900, table_overshoot_deg=18,
-    flipper_speed_dps=700, flipper_away_deg=0, flipper_hold_deg=85, flipper_flip_deg=190,
-    settle_s=0.04,
-)
-
 
 def time_model(**overrides):
-    cfg = SimpleNamespace(**vars(CONFIG))
-    for k, v in overrides.items():
-        setattr(cfg, k, v)
-    return TimeModel.from_config(cfg)
+    """The time model of the MINDCUB3R defaults (robot.config), with overrides."""
+    return TimeModel.from_config(Config(**overrides))
 
 
 def random_solution(rng, length, faces="URFDLB"):

@@ -7,7 +7,7 @@ import pytest
 from robot import orientation
 from robot.actions import (FLIP, ROTATE, TWIST, apply_actions, counts, final_where, flip,
                            format_actions, rotate, table_quarters, twist)
-from robot.planner import choose_fastest, plan, plan_naive
+from robot.planner import choose_fastest, fastest, plan, plan_naive
 from robot.timing import AWAY, HOLD
 from solver.errors import InvalidCube
 from solver.moves import Move, apply, parse
@@ -190,6 +190,8 @@ def test_choose_fastest_picks_lowest_plan_time():
     times = [plan(c, "URFDLB", TM).seconds for c in cands]
     assert plan(best, "URFDLB", TM).seconds == min(times)
     assert best is cands[times.index(min(times))]
+    moves, p = fastest(cands, "URFDLB", TM)
+    assert moves is best and p.seconds == min(times)
     with pytest.raises(ValueError):
         choose_fastest([], "URFDLB", TM)
 
@@ -201,3 +203,21 @@ def test_bad_start():
         plan(parse("R"), "URFDLB", TM, flipper_state="up")
     with pytest.raises(ValueError):
         plan(parse("R"), "URFDLB", None)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_random_wide_turns_rotations_and_same_axis_runs(n):
+    """Mixed outer turns, (N-1)-layer wide turns and rotations, often on one axis in a row."""
+    rng = rng_for(40 + n)
+    for _ in range(40):
+        moves = []
+        for _ in range(rng.randint(1, 14)):
+            face = rng.choice("UD" if rng.random() < 0.4 else "URFDLB")
+            last = rng.choice([1, 1, n - 1, None])
+            moves.append(Move(face, 1, last, rng.choice((1, 2, 3))))
+        start = rng.choice(ORIENTS)
+        for planner in (plan, plan_naive):
+            p = planner(moves, start, TM, size=n)
+            c0 = unique_state(n)
+            assert apply_actions(physical(c0, start), p.actions) == physical(apply(c0, moves), p.end_where)
+        assert plan(moves, start, TM, size=n).seconds <= plan_naive(moves, start, TM, size=n).seconds + 1e-9

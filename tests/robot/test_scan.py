@@ -65,3 +65,12 @@ def test_rescans_only_the_doubtful_facelets_a_bounded_number_of_times():
     reads_full = 54 * mech.config.samples_per_facelet
     # Each rescan read just the two doubtful facelets.
     assert mech.hw.color.reads == reads_full + 2 * 2 * mech.config.samples_per_facelet
+
+
+def test_a_table_that_jams_mid_ring_is_a_stall_not_a_misread():
+    from robot.errors import MotorStalled
+    state, _ = scramble(3, random.Random(3))
+    world, mech = sim(state)
+    mech.hw.table.jam_after_deg(500)            # part-way round the first ring
+    with pytest.raises(MotorStalled, match="table"):
+        Scanner(mech, 3).read_facelets()

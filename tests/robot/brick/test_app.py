@@ -182,3 +182,26 @@ def test_a_damaged_settings_file_falls_back_to_the_default(tmp_path):
     path = tmp_path / "app.json"
     path.write_text("{not json")
     assert Settings(str(path)).size == 3
+
+
+def test_a_run_started_elsewhere_is_followed_not_restarted(tmp_path):
+    """The serial link shares the service: its run shows as working, BACKSPACE stops it."""
+    app, io, service, gate = make_app(tmp_path)
+    service.start_run(size=3)               # as the link's `run` does
+    io.proximity.cm = 5.0                   # ... and the cube it scrambled is seen arriving
+    app.step()
+    assert app.mode == "working" and io.leds.items[-1] == "AMBER"
+    press(app, io, "backspace")
+    until_idle(app, service)
+    assert app.view.last == "stopped" and app.finished_runs == 1
+
+
+def test_the_net_fills_in_while_scanning():
+    from robot.app import View, nearest_face
+    from robot.colorscheme import EV3_TYPICAL_RAW, STANDARD_SCHEME
+    for face, colour in sorted(STANDARD_SCHEME.items()):
+        assert nearest_face(EV3_TYPICAL_RAW[colour]) == face
+    view = View()
+    view.on_event("scan_progress", {"done": 1, "total": 24, "readings": {"5": [28, 230, 36]}})
+    view.on_event("scan_progress", {"done": 2, "total": 24, "readings": {"0": [260, 430, 250]}})
+    assert view.facelets == "U" + "?" * 4 + "F" + "?" * 18

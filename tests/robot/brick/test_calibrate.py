@@ -25,6 +25,11 @@ def test_calibrate_on_the_sim_writes_profile_and_config_keeping_the_old_ones(tmp
     assert "result: ok" in out and "white reads" in out
     profile = json.loads((tmp_path / "profile.json").read_text())
     assert profile["format"] == "cubebot-colour-profile" and profile["size"] == 3
+    # The reach check tips the cube once; the profile is still in the cube's own
+    # frame: class U (white on the simulated cube) is the brightest reading.
+    refs = dict(zip(profile["classes"], profile["facelets"]))
+    assert max(refs, key=lambda k: sum(refs[k])) == "U"
+    assert refs["F"][1] > 2 * refs["F"][0]          # green
     assert (tmp_path / "profile.json.bak").read_text() == "old profile\n"
     assert json.loads((tmp_path / "config.json").read_text())["settle_s"] == 0.05
     assert (tmp_path / "config.json.bak").exists()

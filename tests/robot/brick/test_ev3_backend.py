@@ -138,3 +138,26 @@ def test_unplugged_sensor_mid_run_is_device_missing(brick):
     with pytest.raises(DeviceMissing) as info:
         hw.color.read_rgb_raw()
     assert "colour sensor on in3" in str(info.value)
+
+
+def test_a_move_counts_as_moving_from_the_moment_it_is_started(brick):
+    hw = brick.make_hardware()
+    hw.table.start_to_position(540, 900)
+    assert hw.table.is_moving()           # before the driver's state has caught up
+    polls = 0
+    while hw.table.is_moving():
+        brick.clock.sleep_s(0.01)
+        polls += 1
+    assert hw.table.position_deg() == 540 and polls >= 50    # 0.6 s at 900 deg/s
+    assert not hw.table.is_moving()
+
+
+def test_a_stalled_motor_is_not_moving_and_its_wait_says_why(brick):
+    hw = brick.make_hardware()
+    brick.block_motor("outB")
+    hw.table.start_to_position(270, 900)
+    while hw.table.is_moving():
+        brick.clock.sleep_s(0.01)
+    assert "stalled" in brick.motor_state("table")
+    with pytest.raises(MotorStalled, match="stalled at 0 deg on the way to 270 deg"):
+        hw.table.wait_until_stopped(5)

@@ -51,3 +51,19 @@ def test_describe_and_bar():
     assert describe({"event": "state", "data": {"state": "turning"}}) == "state: turning"
     assert describe({"event": "move_progress", "data": {"done": 1, "total": 20}}) is None
     assert describe({"event": "error", "data": {"message": "stopped"}}) == "error: stopped"
+
+
+def test_bigger_nets_for_a_projector():
+    from robot.netview import render_net
+    from solver.facelets import solved
+    small = render_net(solved(3)).splitlines()
+    big = render_net(solved(3), color=True, scale=3).splitlines()
+    assert len(small) == 9 and len(big) == 27
+    assert big[0].count("\x1b[48;5;231m     \x1b[0m") == 3       # U's first row: three blank white blocks
+    assert big[1].count("\x1b[48;5;231m  U  \x1b[0m") == 3       # ... with the letter in the middle line
+    heights = []
+    for scale in (1, 2):
+        view = WatchView(scale=scale)
+        view.update({"event": "solution", "data": {"moves": ["R"], "state": solved(3)}})
+        heights.append(len(view.render(color=True).splitlines()))
+    assert heights[1] == heights[0] + 9

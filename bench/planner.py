@@ -1,0 +1,214 @@
+"""Planner benchmark: our DP planner against the reference robot's naive one.
+
+Over 200 seeded random 3x3x3 and 2x2x2 cubes, each solved by the project's
+solver (solver.api.solve when present; otherwise kociemba for the 3x3x3 and
+solver.solve2 for the 2x2x2), both planners plan the same (shortest) solution from the
+same start (identity orientation, flipper away) with the same time model
+(robot.config defaults). Reports mean/p95 turning seconds, the reduction,
+actions per solve and planning milliseconds on this machine, and records
+them in docs/benchmarks.md (section "planner"). With a 3x3x3 budget the
+solver returns several candidates; a row shows choose_fastest over them.
+
+A what-if row for the 3x3x3: the fastest of the solutions that kociemba finds
+for the cube seen in K of its 24 orientations (choose_fastest).
+
+Usage: python bench/planner.py [--count 200] [--budget 0.2] [--no-record]
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.record import record  # noqa: E402
+from robot import orientation, routes  # noqa: E402
+from robot import planner as planner_mod  # noqa: E402
+from robot.actions import FLIP, ROTATE, TWIST, counts  # noqa: E402
+from robot.config import Config  # noqa: E402
+from robot.timing import TimeModel  # noqa: E402
+from solver.facelets import centre_labels, is_solved, relabel, solved  # noqa: E402
+from solver.moves import Move, apply, parse  # noqa: E402
+
+SEED = 20261122
+SCRAMBLE_LENGTH = 40
+WHAT_IF_K = (4,)
+
+
+def scramble(rng, n):
+    return apply(solved(n), [Move(rng.choice("URFDLB"), 1, 1, rng.choice((1, 2, 3)))
+                             for _ in range(SCRAMBLE_LENGTH)], n)
+
+
+def make_solver(n, budget):
+    """(name, solve(state) -> list of candidate move lists, shortest first)."""
+    try:
+        from solver import api
+    except ImportError:
+        api = None
+    if api is not None:
+        budget = budget if n == 3 else None
+
+        def solve_api(state):
+            sol = api.solve(state, size=n, budget=budget)
+            return list(getattr(sol, "candidates", None) or [sol.moves])
+        return "solver.api.solve" + (" (budget %.2f s)" % budget if budget else ""), solve_api
+    if n == 3:
+        import kociemba
+        return "kociemba.solve", lambda state: [parse(kociemba.solve(state))]
+    from solver.solve2 import Solver2
+    s2 = Solver2("htm")
+    return "solver.solve2 (htm, optimal)", lambda state: [s2.solve(state)]
+
+
+def rotated_candidates(state, k):
+    """kociemba's solutions of `state` seen in the first k orientations, mapped back."""
+    import kociemba
+    result = []
+    for where in orientation.all_orientations()[:k]:
+        path = rotation_path(where)
+        seen = apply(state, path)
+        seen = relabel(seen, centre_labels(seen, 3))
+        moves = [Move(orientation.face_at(where, m.face), 1, 1, m.turns) for m in parse(kociemba.solve(seen))]
+        result.append(moves)
+    return result
+
+
+_PATHS = {}
+
+
+def rotation_path(where):
+    """Whole-cube moves (x, y, z) taking the identity orientation to `where`."""
+    if not _PATHS:
+        _PATHS[orientation.IDENTITY] = []
+        frontier = [orientation.IDENTITY]
+        while frontier:
+            nxt = []
+            for w in frontier:
+                for axis, face in (("x", "R"), ("y", "U"), ("z", "F")):
+                    r = orientation.rotate(w, axis)
+                    if r not in _PATHS:
+                        _PATHS[r] = _PATHS[w] + [Move(face, 1, None, 1)]
+                        nxt.append(r)
+            frontier = nxt
+    return _PATHS[where]
+
+
+def mean(xs):
+    return sum(xs) / float(len(xs))
+
+
+def median(xs):
+    s = sorted(xs)
+    return s[len(s) // 2]
+
+
+def p95(xs):
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(round(0.95 * (len(s) - 1))))]
+
+
+def run_size(n, count, model, what_if, budget):
+    name, solve = make_solver(n, budget)
+    rng = random.Random(SEED + n)
+    rows = {"ours": [], "naive": [], "cand": []}
+    flips = {"ours": [], "naive": []}
+    rotates = {"ours": [], "naive": []}
+    lengths, plan_ms, cold_ms, n_cands = [], [], [], []
+    what = dict((k, []) for k in (what_if if n == 3 else ()))
+    for _ in range(count):
+        state = scramble(rng, n)
+        cands = solve(state)
+        moves = cands[0]
+        assert is_solved(apply(state, moves, n), n)
+        lengths.append(len(moves))
+        n_cands.append(len(cands))
+        planner_mod._ROUTERS.clear()            # cold: the reorientation routes are built anew
+        t0 = time.perf_counter()
+        ours = planner_mod.plan(moves, orientation.IDENTITY, model, size=n)
+        cold_ms.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        ours = planner_mod.plan(moves, orientation.IDENTITY, model, size=n)
+        plan_ms.append((time.perf_counter() - t0) * 1000)
+        naive = planner_mod.plan_naive(moves, orientation.IDENTITY, model, size=n)
+        for key, p in (("ours", ours), ("naive", naive)):
+            rows[key].append(p.seconds)
+            c = counts(p.actions)
+            flips[key].append(c[FLIP])
+            rotates[key].append(c[ROTATE])
+            assert c[TWIST] == len(moves)
+        best = planner_mod.choose_fastest(cands, orientation.IDENTITY, model, size=n)
+        rows["cand"].append(planner_mod.plan(best, orientation.IDENTITY, model, size=n).seconds)
+        for k in what:
+            alts = rotated_candidates(state, k)
+            for alt in alts:
+                assert is_solved(apply(state, alt, n), n)
+            best = planner_mod.choose_fastest(alts, orientation.IDENTITY, model, size=n)
+            what[k].append(planner_mod.plan(best, orientation.IDENTITY, model, size=n).seconds)
+    return name, rows, flips, rotates, lengths, plan_ms, cold_ms, n_cands, what
+
+
+def fmt_size(n, result):
+    name, rows, flips, rotates, lengths, plan_ms, cold_ms, n_cands, what = result
+    naive_mean = mean(rows["naive"])
+    lines = [
+        "**%dx%dx%d** (%d cubes, solutions by %s, mean %.1f moves, %.1f candidates per cube)" % (
+            n, n, n, len(lengths), name, mean(lengths), mean(n_cands)),
+        "",
+        "| planner | turning s mean | p95 | vs naive | flips/solve | table turns/solve |",
+        "|---|---|---|---|---|---|",
+    ]
+
+    def row(label, secs, fl=None, rot=None):
+        red = 100.0 * (1 - mean(secs) / naive_mean)
+        lines.append("| %s | %.2f | %.2f | %s | %s | %s |" % (
+            label, mean(secs), p95(secs), "-" if label == "naive (reference)" else "%.1f%% lower" % red,
+            "-" if fl is None else "%.1f" % mean(fl), "-" if rot is None else "%.1f" % mean(rot)))
+
+    row("naive (reference)", rows["naive"], flips["naive"], rotates["naive"])
+    row("ours (DP)", rows["ours"], flips["ours"], rotates["ours"])
+    if max(n_cands) > 1:
+        row("ours + choose_fastest over the solver's candidates", rows["cand"])
+    for k in sorted(what):
+        row("what-if: ours, fastest of kociemba in %d orientations" % k, what[k])
+    lines.append("")
+    lines.append("Planning time per solution on this machine: median %.2f ms (mean %.2f) with the routes "
+                 "cached, median %.2f ms (mean %.2f) cold, routes built anew; x50 for the brick." % (
+                     median(plan_ms), mean(plan_ms), median(cold_ms), mean(cold_ms)))
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--count", type=int, default=200)
+    ap.add_argument("--no-record", action="store_true")
+    ap.add_argument("--budget", type=float, default=0.2,
+                    help="3x3x3 solver budget in seconds (several candidates); 0 for the first solution")
+    args = ap.parse_args(argv)
+    config = Config()
+    model = TimeModel.from_config(config)
+    routes.orientations()
+    parts = []
+    for n in (3, 2):
+        parts.append(fmt_size(n, run_size(n, args.count, model, WHAT_IF_K, args.budget or None)))
+    head = ("Run %s on %s (Python %s), seed %d. Time model: robot.config defaults (%s). "
+            "Same solution, same start (identity orientation, flipper away), same time model for "
+            "both planners; the naive planner is the reference robot's per-face recipe "
+            "(B: flip; U: flip flip; L: y flip; R: y' flip; F: y2 flip). Target: turning time at "
+            "least 30%% lower than naive." % (
+                datetime.date.today().isoformat(), platform.machine(), platform.python_version(), SEED,
+                ", ".join("%s=%s" % (k, getattr(config, k)) for k in (
+                    "table_speed_dps", "flipper_speed_dps", "table_overshoot_deg", "settle_s"))))
+    text = head + "\n\n" + "\n\n".join(parts)
+    print(text)
+    if not args.no_record:
+        record("planner", "## Planner (bench/planner.py)\n\n" + text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""From raw colour-sensor readings to the most likely valid facelet string.
+
+`resolve(readings, n, profile=None)` is the whole job:
+1. several samples of a facelet are combined by the per-channel median;
+2. the scan is white-balanced against the profile's references (grey-world:
+   a cube shows every colour equally often), the middle centres separately
+   (they are read from another arm position and look darker and yellower);
+3. each facelet gets a cost per colour class: a capped negative
+   log-likelihood under the sensor's noise model in raw counts
+   (robot.rawmodel), with the class readings taken from the scan itself;
+   a second view in CIE Lab (robot.colormodel) must end at the same cube;
+4. the cheapest *valid* cube is searched jointly (robot.assign: real corners
+   and edges, no piece twice, twist, flip and parity; robot.balanced for the
+   wings and centres of big cubes);
+5. the class statistics are re-estimated from the resolved cube and the
+   cube resolved again, until it no longer changes (REFIT_ROUNDS at most);
+6. if another valid cube is almost as cheap, the views disagree, or the
+   best cube needs more than one correction, ScanUnresolved names the
+   facelets to rescan (docs/colors.md).
+"""
+
+import math
+from collections import namedtuple
+
+from solver.facelets import FACES, check_size, solved
+
+from .assign import DBL, PieceSearch, build_levels, fill, labellings
+from .balanced import hungarian, swap_gaps
+from .colormodel import ColourModel
+from .colorprofile import check_profile, default_profile
+from .colorspace import combine
+from .errors import ScanUnresolved
+from .pieces import orbits, solved_pieces
+from .rawmodel import RawModel
+from .scanfile import check_readings
+
+# Another valid cube within this cost of the best makes the scan ambiguous.
+MARGIN = 7.0
+# A facelet is "corrected" when its colour costs this much more than its nearest.
+CORRECTION_COST = 4.0
+# Reported doubtful (but resolved): a facelet whose colour is not its nearest by
+# this much, or that costs this much (it reads unlike its colour).
+NOT_NEAREST_COST = 1.0
+UNLIKE_COST = 7.0
+# More corrections than this and the scan is not trusted.
+MAX_CORRECTIONS = 1
+# Search effort before giving up (node expansions).
+MAX_NODES = 5000
+# Views that must agree: "raw" (robot.rawmodel) or a key of robot.colorspace.SPACES
+# (robot.colormodel); the first one's costs are reported.
+SPACES = ("raw", "lab")
+# Rounds of re-estimating the colours from the resolved cube and resolving again.
+REFIT_ROUNDS = 2
+
+Resolution = namedtuple("Resolution", ["state", "confidence", "doubtful", "references", "facelets"])
+Resolution.__doc__ = """The resolved scan.
+
+state: URFDLB facelet string; confidence: 0..1 for the whole cube (from the
+cost gap to the next valid cube); doubtful: facelet indices whose colour is
+not their nearest, or that read unlike it (worth a rescan); references: {face letter: [r, g, b]} the
+reference raw reading of each face's colour in this scan's light; facelets:
+per facelet, 0..1 confidence in its colour.
+"""
+
+
+def _low_margin(cost, classes, limit):
+    """Facelets whose best other class costs less than `limit` more than their own."""
+    out = []
+    for i, row in enumerate(cost):
+        k = classes[i] if classes else min(range(6), key=row.__getitem__)
+        if min(row[j] for j in range(6) if j != k) - row[k] < limit:
+            out.append(i)
+    return out
+
+
+def _orbit_solve(cost, n, label, letters):
+    """Wings and centres of a big cube (robot.balanced); returns ambiguous facelets."""
+    orb, home = orbits(n), solved(n)
+    doubtful = set()
+    for positions in orb.wings:
+        pieces = solved_pieces(positions, home)
+        matrix = [[sum(cost[i][label[c]] for i, c in zip(spot, piece)) for piece in pieces]
+                  for spot in positions]
+        _balanced(matrix, positions, pieces, letters, doubtful)
+    for facelets in orb.centres:
+        per = len(facelets) // 6
+        slots = [(face,) for face in FACES for _ in range(per)]
+        matrix = [[cost[i][label[s[0]]] for s in slots] for i in facelets]
+        _balanced(matrix, [(i,) for i in facelets], slots, letters, doubtful)
+    return doubtful
+
+
+def _balanced(matrix, positions, pieces, letters, doubtful):
+    assignment = hungarian(matrix)
+    for spot, col in zip(positions, assignment):
+        for i, c in zip(spot, pieces[col]):
+            letters[i] = c
+    for a, b, _ in swap_gaps(matrix, assignment, MARGIN, pieces):
+        doubtful.update(positions[a])
+        doubtful.update(positions[b])
+
+
+def _letters(n, label, placements):
+    orb = orbits(n)
+    letters = [None] * (6 * n * n)
+    for k, i in enumerate(orb.fixed):
+        letters[i] = FACES[k]
+    fill(letters, placements, orb.corners, orb.edges)
+    return letters
+
+
+def _search(cost, n):
+    """One joint assignment: (search, letters, label, ambiguous facelets of big cubes).
+
+    letters is None when no valid cube was found.
+    """
+    orb = orbits(n)
+    # The labelling's own facelets are costed in `base`; every other facelet
+    # costs at least its cheapest class.
+    own = set(orb.fixed) | (set() if orb.fixed else set(orb.corners[DBL]))
+    searched = set(i for spot in orb.corners + orb.edges for i in spot)
+    floor = sum(min(cost[i]) for i in searched - own)
+    search = PieceSearch(MARGIN, MAX_NODES, check_parity=(n == 3))
+    for base, label, _ in labellings(cost, n, orb.fixed, orb.corners):
+        if base + floor > search.limit() or search.exhausted:
+            break
+        levels = build_levels(cost, label, orb.corners, orb.edges, fix_dbl=not orb.fixed)
+        search.run(base if orb.fixed else 0.0, label, levels)
+    if not search.found:
+        return search, None, None, set()
+    _, label, placements = search.found[0]
+    letters = _letters(n, label, placements)
+    ambiguous = _orbit_solve(cost, n, label, letters) if n > 3 else set()
+    return search, letters, label, ambiguous
+
+
+def _resolve_view(combined, n, profile, space):
+    """Resolve in one colour space: (model, search, letters, label, ambiguous).
+
+    The class statistics are refitted on the resolved cube and the cube
+    resolved again until it stays the same (at most REFIT_ROUNDS times).
+    """
+    model = RawModel(combined, n, profile) if space == "raw" else \
+        ColourModel(combined, n, profile, space)
+    previous = None
+    for round_ in range(REFIT_ROUNDS + 1):
+        search, letters, label, ambiguous = _search(model.cost, n)
+        if letters is None:
+            break
+        classes = [label[c] for c in letters]
+        if classes == previous or round_ == REFIT_ROUNDS:
+            break
+        previous = classes
+        model.refit(classes)
+    return model, search, letters, label, ambiguous
+
+
+def resolve(readings, n, profile=None):
+    """The most likely valid cube for `readings`; see the module docstring.
+
+    readings: 6*N*N lists (URFDLB facelet order) of one or more (r, g, b)
+    samples. profile: a colour profile (robot.colorprofile) or None for the
+    built-in references. Returns a Resolution; raises ScanUnresolved (with
+    the facelets to rescan) when no valid cube is clearly the most likely,
+    MalformedScan (a ValueError) for readings of the wrong shape.
+    """
+    check_size(n)
+    readings = check_readings(readings, n)
+    profile = check_profile(profile) if profile is not None else default_profile()
+    combined = [combine(samples) for samples in readings]
+    model, search, letters, label, ambiguous = _resolve_view(combined, n, profile, SPACES[0])
+    cost = model.cost
+    if letters is None:
+        raise ScanUnresolved("no valid cube is close to the readings",
+                             _low_margin(cost, None, MARGIN))
+    best_cost = search.found[0][0]
+    if len(search.found) > 1 and search.found[1][0] - best_cost < MARGIN:
+        _, label2, placements2 = search.found[1]
+        other = _letters(n, label2, placements2)
+        differ = [i for i, (a, b) in enumerate(zip(letters, other))
+                  if b is not None and label[a] != label2[b]]
+        raise ScanUnresolved("two valid cubes fit the readings almost equally well: "
+                             "{} facelets differ".format(len(differ)), differ)
+    if search.exhausted:
+        raise ScanUnresolved("the search ran out of effort: the readings are too unclear",
+                             _low_margin(cost, None, MARGIN))
+    if ambiguous:
+        raise ScanUnresolved("some wings or centres could be swapped: {} facelets are "
+                             "doubtful".format(len(ambiguous)), sorted(ambiguous))
+    classes = [label[c] for c in letters]
+    for space in SPACES[1:]:
+        other = _resolve_view(combined, n, profile, space)
+        if other[2] is not None:
+            differ = [i for i, (a, b) in enumerate(zip(letters, other[2]))
+                      if classes[i] != other[3][b]]
+            if differ:
+                raise ScanUnresolved("the two colour views disagree on {} facelets".format(
+                    len(differ)), differ)
+    corrected = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= CORRECTION_COST]
+    doubtful = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= NOT_NEAREST_COST
+                or row[classes[i]] >= UNLIKE_COST]
+    if len(corrected) > MAX_CORRECTIONS:
+        raise ScanUnresolved("{} facelets read unlike the colour the cube needs there "
+                             "(at most {} are corrected)".format(len(corrected), MAX_CORRECTIONS),
+                             corrected)
+    gap = search.found[1][0] - best_cost if len(search.found) > 1 else MARGIN
+    return Resolution(
+        state="".join(letters),
+        confidence=round(1.0 - math.exp(-gap), 4),
+        doubtful=doubtful,
+        references=dict((face, [round(v, 1) for v in model.references[label[face]]])
+                        for face in FACES),
+        facelets=[_softmax(row, k) for row, k in zip(cost, classes)],
+    )
+
+
+def _softmax(row, k):
+    """Probability of class k among the six under costs `row`."""
+    low = min(row)
+    weights = [math.exp(low - c) for c in row]
+    return round(weights[k] / sum(weights), 4)

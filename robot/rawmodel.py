@@ -1,0 +1,79 @@
+"""A second colour model of one scan, in raw counts: the sensor's own noise model.
+
+A facelet of class k reads x = b * mu_k + noise, where mu_k is the class's
+reading in this scan's light, b the facelet's brightness (the arm's distance,
+log-normal around 1) and the noise per channel has a part proportional to
+the reading (JITTER) and a constant part (FLOOR counts). A dark channel (the
+blue of red and orange: a few counts) is thereby trusted little. The cost of
+class k is the negative log-likelihood at the best b, minus the facelet's
+lowest, capped at COST_CAP. Same interface as robot.colormodel.ColourModel.
+"""
+
+import math
+
+from .colorspace import channel_gain, mean_rgb, unscale
+from .colormodel import COST_CAP, OUTLIER_COST
+from .pieces import orbits
+
+# Noise per channel: sd = JITTER * reading + FLOOR counts.
+JITTER = 0.05
+FLOOR = 4.0
+# Spread of log brightness from facelet to facelet; centres spread more.
+BRIGHTNESS_SD = 0.2
+CENTRE_BRIGHTNESS_SD = 0.3
+# Brightness is searched within these factors.
+BRIGHTNESS_MIN, BRIGHTNESS_MAX = 0.3, 3.0
+
+
+def _nll(x, mu, bright_sd):
+    """Negative log-likelihood of reading x for class reading mu (best brightness)."""
+    var = [(JITTER * c) ** 2 + FLOOR * FLOOR for c in x]
+    num = sum(c * m / v for c, m, v in zip(x, mu, var))
+    den = sum(m * m / v for m, v in zip(mu, var))
+    b = min(BRIGHTNESS_MAX, max(BRIGHTNESS_MIN, num / den if den > 0 else 1.0))
+    fit = sum((c - b * m) ** 2 / (2.0 * v) for c, m, v in zip(x, mu, var))
+    return fit + math.log(b) ** 2 / (2.0 * bright_sd * bright_sd)
+
+
+class RawModel(object):
+    """Costs `cost[i][k]` of facelet i being class k, for one scan (see module doc)."""
+
+    def __init__(self, combined, n, profile):
+        refs = profile["facelets"]
+        self.combined = combined
+        self.fixed = orbits(n).fixed
+        fixed = set(self.fixed)
+        self.body = [i for i in range(len(combined)) if i not in fixed]
+        gain = channel_gain([combined[i] for i in self.body], refs)
+        self.references = [unscale(r, gain) for r in refs]
+        self.centre_refs = None
+        if self.fixed:
+            crefs = profile.get("centres") or refs
+            cgain = channel_gain([combined[i] for i in self.fixed], crefs)
+            self.centre_refs = [unscale(r, cgain) for r in crefs]
+        self._costs(self.references)
+        # First refinement: each class from the facelets nearest to it.
+        self.refit([min(range(6), key=row.__getitem__) for row in self.cost])
+
+    def refit(self, classes):
+        """Class readings from a resolved cube (class per facelet), outliers left out."""
+        groups = [[] for _ in range(6)]
+        for i in self.body:
+            row = self.cost[i]
+            if row[classes[i]] - min(row) < OUTLIER_COST:
+                groups[classes[i]].append(self.combined[i])
+        mus = [mean_rgb(g) if len(g) >= 2 else mu for g, mu in zip(groups, self.mus)]
+        self._costs(mus)
+
+    def _costs(self, mus):
+        self.mus = mus
+        cost = []
+        fixed = set(self.fixed)
+        for i, x in enumerate(self.combined):
+            if i in fixed:
+                row = [_nll(x, mu, CENTRE_BRIGHTNESS_SD) for mu in self.centre_refs]
+            else:
+                row = [_nll(x, mu, BRIGHTNESS_SD) for mu in mus]
+            low = min(row)
+            cost.append([min(c - low, COST_CAP) for c in row])
+        self.cost = cost
