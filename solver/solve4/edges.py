@@ -145,25 +145,38 @@ class EdgeSearch(object):
     def _stage(self, start, done, choice, parity_goal, node_cap):
         ct, rank = self.ct, self.cs.rank
         target, others, need = choice
-        keep = list(done) + need
         final_count = N_EDGES
         pt = self.pt
+        # With edges paired, pairing any other edge ends the stage too: the
+        # target's bound then guides the search, and a node where some other
+        # edge got paired (centres solved, paired edges kept) counts as a goal.
+        any_edge = bool(done)
+        todo = [e for e in range(N_EDGES) if e not in done]
+        keep = list(done) if any_edge else list(done) + need
+
+        def stage_done(pos):
+            if any(pos[2 * d + 1] != pos[2 * d] ^ 1 for d in keep):
+                return False
+            if not any_edge:
+                return True
+            return any(pos[2 * e + 1] == pos[2 * e] ^ 1 for e in todo)
 
         def heuristic(state):
             centres, pos, _ = state
-            h = ct[rank(centres)]
+            c = ct[rank(centres)]
+            h = c
             a, b = pos[2 * target], pos[2 * target + 1]
             for d in others:
                 v = pt[pair_index(a, b, pos[2 * d], pos[2 * d + 1])]
                 if v > h:
                     h = v
+            if h and not c and any_edge and stage_done(pos):
+                return 0
             return h
 
         def is_goal(state):
             centres, pos, cp = state
-            if ct[rank(centres)] != 0:
-                return False
-            if any(pos[2 * d + 1] != pos[2 * d] ^ 1 for d in keep):
+            if ct[rank(centres)] != 0 or not stage_done(pos):
                 return False
             if parity_goal and len(paired(pos)) == final_count:
                 return edge_parity(pos) == cp
