@@ -8,32 +8,19 @@ real ev3dev2 backend on it. Close the result to stop the physics thread.
 
 import random
 
+from ..backends import VIRTUAL_BRICK, OpenRobot
 from ..config import Config
 from ..mechanism import Mechanism
 
 FAULTS = ("dead-sensor", "stuck-table")
 
 
-class VirtualRobot(object):
-    """`robot` (robot.pipeline.Robot), `brick` (VirtualBrick), `hw`; close() when done."""
+class VirtualRobot(OpenRobot):
+    """`robot` (robot.pipeline.Robot), `brick` (VirtualBrick), `hw`, `world`; close() when done."""
 
-    def __init__(self, robot, brick, hw):
+    def __init__(self, robot, brick, hw, world=None):
+        OpenRobot.__init__(self, VIRTUAL_BRICK, hw, world=world, brick=brick)
         self.robot = robot
-        self.brick = brick
-        self.hw = hw
-
-    def close(self):
-        try:
-            self.hw.close()
-        finally:
-            self.brick.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
 
 
 def open_virtual_robot(size=3, seed=0, config=None, noise="moderate", debug=False, fault=None,
@@ -64,4 +51,4 @@ def open_virtual_robot(size=3, seed=0, config=None, noise="moderate", debug=Fals
         brick.block_motor(config.table_port)
     elif fault == "dead-sensor":
         brick.unplug(config.color_port)
-    return VirtualRobot(Robot(Mechanism(hw, config), world=world, debug=debug), brick, hw)
+    return VirtualRobot(Robot(Mechanism(hw, config), world=world, debug=debug), brick, hw, world)
