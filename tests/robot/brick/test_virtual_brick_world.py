@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from robot import orientation
+from tests.robot.mechanism_support import check_random_actions
+
 from robot.config import Config
 from robot.errors import MotorStalled
 from robot.mechanism import Mechanism
@@ -12,7 +13,7 @@ from robot.sim.ideal_sensor import REFERENCE_RGB, IdealSensorModel
 from robot.sim.world import FACE_COLOURS, World
 from robot.virtual_brick.brick import VirtualBrick
 from solver.facelets import solved
-from solver.moves import Move, apply
+from solver.moves import apply
 
 pytest.importorskip("ev3dev2")
 
@@ -33,22 +34,7 @@ def test_random_actions_through_ev3dev2_match_the_cube_frame_moves(n):
         hw = brick.make_hardware()
         mech = Mechanism(hw, config)
         mech.home()
-        expected, where = start, orientation.IDENTITY
-        for _ in range(12):
-            kind, q = rng.choice(["flip", "rotate", "twist"]), rng.choice([1, 2, 3])
-            if kind == "flip":
-                mech.flip()
-                where = orientation.rotate(where, "x")
-            elif kind == "rotate":
-                mech.turn_table(q)
-                where = orientation.rotate(where, "y", q)
-            else:
-                mech.turn_bottom(q)
-                expected = apply(expected, [Move(orientation.face_at(where, "D"), 1, 1, q)], n)
-            assert world.where == where
-            assert world.state() == expected
-        mech.release()
-    assert world.state() == expected and not world.faults
+        check_random_actions(mech, world, start, n, rng, steps=12)
 
 
 def test_sensor_reads_the_facelet_under_it_through_ev3dev2():

@@ -4,6 +4,8 @@ import random
 
 import pytest
 
+from tests.robot.mechanism_support import check_random_actions
+
 from robot import orientation
 from robot.config import Config
 from robot.errors import MotorStalled
@@ -12,7 +14,7 @@ from robot.sim.backend import make_sim_hardware
 from robot.sim.ideal_sensor import REFERENCE_RGB, IdealSensorModel
 from robot.sim.world import FACE_COLOURS, World
 from solver.facelets import solved
-from solver.moves import Move, apply
+from solver.moves import apply
 
 
 def make(state, config=None):
@@ -29,22 +31,7 @@ def test_random_actions_match_the_cube_frame_moves(n):
     start = apply(solved(n), "R U F' D2 L B")
     world, hw, mech = make(start)
     mech.home()
-    expected, where = start, orientation.IDENTITY
-    for _ in range(120):
-        kind, q = rng.choice(["flip", "rotate", "twist"]), rng.choice([1, 2, 3])
-        if kind == "flip":
-            mech.flip()
-            where = orientation.rotate(where, "x")
-        elif kind == "rotate":
-            mech.turn_table(q)
-            where = orientation.rotate(where, "y", q)
-        else:
-            mech.turn_bottom(q)
-            expected = apply(expected, [Move(orientation.face_at(where, "D"), 1, 1, q)], n)
-        assert world.where == where
-        assert world.state() == expected
-    mech.release()
-    assert world.state() == expected and not world.faults
+    check_random_actions(mech, world, start, n, rng, steps=120)
 
 
 def test_flip_is_x_back_face_lands_on_bottom():
