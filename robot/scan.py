@@ -20,14 +20,17 @@ per facelet in the cube frame (robot.frames maps robot positions back
 through the orientation), `samples_per_facelet` samples each.
 
 `Scanner.scan(resolve)` reads everything, resolves colours, rescans only the
-facelets resolution reports as doubtful (ScanUnresolved.doubtful), at most
-`max_rescans` times, and returns a ScanResult.
+facelets resolution reports as doubtful (ScanUnresolved.doubtful) and those
+whose own samples disagree, at most `max_rescans` times, and returns a
+ScanResult. A rescan reads each such facelet robot.rescan.RESCAN_SAMPLES more
+times, each from a slightly displaced table angle and arm position, and adds
+the samples to the earlier ones (robot.rescan).
 """
 
 import math
 from collections import namedtuple
 
-from . import orientation
+from . import orientation, rescan
 from .errors import MotorStalled, ScanUnresolved, Stopped
 from .frames import robot_to_cube
 
@@ -42,6 +45,9 @@ SAMPLE_LEAD_DEG = 1.5      # start sampling this many cube degrees early, per sa
 # One place to read: table angle (cube degrees, from the ring's start), the
 # named arm position, and the robot-frame U facelet index under the spot.
 Spot = namedtuple("Spot", ["theta_deg", "arm", "robot_index"])
+# One reading to take: table angle (cube degrees, from the ring's start), arm
+# motor degrees, the cube-frame facelet index and how many samples.
+Target = namedtuple("Target", ["theta_deg", "arm_deg", "index", "samples"])
 
 ScanResult = namedtuple("ScanResult", ["readings", "state", "resolution", "where", "rescans",
                                        "doubtful", "seconds"])
@@ -133,13 +139,17 @@ class Scanner(object):
 
     # -- reading ------------------------------------------------------------
     def read_facelets(self, wanted=None):
-        """Read the facelets in `wanted` (cube-frame indices; None = all); replace their samples."""
+        """Read the facelets in `wanted` (cube-frame indices; None = all).
+
+        A full read (None) replaces every facelet's samples with
+        `samples_per_facelet` new ones; a rescan (a set) adds
+        rescan.RESCAN_SAMPLES displaced samples to each wanted facelet's.
+        """
         nn = self.n * self.n
         faces = sorted(set(orientation.ROBOT_FACES[i // nn] for i in range(6 * nn)
                            if wanted is None or i in wanted))
-        for i in range(6 * nn):
-            if wanted is None or i in wanted:
-                self.readings[i] = []
+        if wanted is None:
+            self.readings = [[] for _ in range(6 * nn)]
         route = face_route(self.where, faces)
         self._read_face(wanted, next_q=route[0] if route else 0)
         for k in range(len(route)):
@@ -149,58 +159,70 @@ class Scanner(object):
             self._read_face(wanted, next_q=route[k + 1] if k + 1 < len(route) else 0)
         self.mech.move_arm_named("half")
 
+    def _targets(self, wanted):
+        """The Targets of the face up: every spot once, or the wanted ones displaced."""
+        mapping = robot_to_cube(self.where, self.n)
+        arm_deg = self.config.arm_positions_deg()
+        targets = []
+        for spot in self._spots:
+            index = mapping[spot.robot_index]
+            if wanted is None:
+                targets.append(Target(spot.theta_deg, arm_deg[spot.arm], index,
+                                      self.config.samples_per_facelet))
+            elif index in wanted:
+                for theta, arm in rescan.displaced(spot.theta_deg, arm_deg[spot.arm],
+                                                   moves_with_table=spot.arm != "centre"):
+                    targets.append(Target(theta, arm, index, 1))
+        return targets
+
     def _read_face(self, wanted, next_q):
         """Read the wanted facelets of the face up; end turned by y^next_q, square."""
-        mapping = robot_to_cube(self.where, self.n)
-        spots = [s for s in self._spots if wanted is None or mapping[s.robot_index] in wanted]
+        targets = self._targets(wanted)
         target = 90 * _shortest(next_q)
-        if spots:
+        if targets:
             # Ring direction: clockwise or anticlockwise, whichever ends nearer the target.
-            thetas = [s.theta_deg for s in spots]
-            cw = [(t, s) for t, s in zip(thetas, spots)]
-            ccw = [(t if t == 0 else t - 360, s) for t, s in zip(thetas, spots)]
+            cw = [(t.theta_deg % 360, t) for t in targets]
+            ccw = [(t if t == 0 else t - 360, spot) for t, spot in cw]
+            cw.sort(key=lambda pair: pair[0])
             ccw.sort(key=lambda pair: -pair[0])
             order = min((cw, ccw), key=lambda seq: abs(seq[-1][0] - target) + abs(seq[0][0]))
         else:
             order = []
         theta = 0
-        arm_deg = self.config.arm_positions_deg()
         if order:
-            self.mech.arm_in_and_release(arm_deg[order[0][1].arm])
+            self.mech.arm_in_and_release(order[0][1].arm_deg)
         for spot_theta, spot in order:          # spots under the sensor before the table turns
             if spot_theta != 0:
                 break
             self._check_stop()
-            self.mech.move_arm_to(arm_deg[spot.arm], settle=False)
-            self._sample(mapping[spot.robot_index])
+            self.mech.move_arm_to(spot.arm_deg, settle=False)
+            self._sample(spot)
         moving = [(t, spot) for t, spot in order if t != 0]
         if moving:
-            theta = self._read_ring(moving, mapping, arm_deg)
-        # The faces are square again at the target turn (target - theta is a
-        # multiple of 45 that makes the total a multiple of 90).
+            theta = self._read_ring(moving)
+        # The faces are square again at the target turn (a multiple of 90 degrees).
         end = target + 360 * int(round((theta - target) / 360.0))
-        self.mech.start_arm_to(arm_deg["half"])       # clear of the flip, while the table turns
+        self.mech.start_arm_to(self.config.arm_positions_deg()["half"])   # clear of the flip
         if end != theta:
             self.mech.rotate_table_deg(end - theta)
         self.where = orientation.rotate(self.where, "y", end // 90)
 
-    def _read_ring(self, moving, mapping, arm_deg):
-        """Turn the table once through the spots at `moving` [(theta, spot)], reading
-        each as the encoder passes it; the arm moves to each spot's radius on the way.
-        Returns the table angle reached (the last spot's theta)."""
+    def _read_ring(self, moving):
+        """Turn the table once through the targets at `moving` [(theta, Target)],
+        reading each as the encoder passes it; the arm moves to each target's
+        position on the way. Returns the table angle reached (the last theta)."""
         mech = self.mech
         last = moving[-1][0]
         sign = 1 if last > 0 else -1
-        mech.move_arm_to(arm_deg[moving[0][1].arm], settle=False)
+        mech.move_arm_to(moving[0][1].arm_deg, settle=False)
         start = mech.table_cube_deg()
         mech.start_table_by_deg(last, self.config.scan_table_speed_dps)
-        lead = SAMPLE_LEAD_DEG * self.config.samples_per_facelet
         for theta, spot in moving:
             self._check_stop()
-            mech.start_arm_to(arm_deg[spot.arm])
-            self._wait_table_at(start + theta - sign * lead, sign)
+            mech.start_arm_to(spot.arm_deg)
+            self._wait_table_at(start + theta - sign * SAMPLE_LEAD_DEG * spot.samples, sign)
             mech.wait_arm()
-            self._sample(mapping[spot.robot_index])
+            self._sample(spot)
         mech.wait_table()
         return last
 
@@ -223,13 +245,14 @@ class Scanner(object):
                                    "angle {:.0f}".format(mech.table_position_cube_deg(), cube_deg))
             mech.sleep_s(POLL_S)
 
-    def _sample(self, index):
-        samples = [tuple(self.mech.read_rgb()) for _ in range(self.config.samples_per_facelet)]
-        self.readings[index] = samples
+    def _sample(self, target):
+        """Add target.samples readings to the target facelet's samples."""
+        samples = [tuple(self.mech.read_rgb()) for _ in range(target.samples)]
+        self.readings[target.index].extend(samples)
         self._done += 1
         if self.emit is not None:
             self.emit("scan_progress", {"done": self._done, "total": 6 * self.n * self.n,
-                                        "readings": {str(index): list(samples[0])}})
+                                        "readings": {str(target.index): list(samples[0])}})
 
     # -- the whole scan -----------------------------------------------------
     def scan(self, resolve, profile=None):
@@ -246,8 +269,9 @@ class Scanner(object):
             except ScanUnresolved as exc:
                 # Resolution that names no facelet doubts them all.
                 doubtful = sorted(set(exc.doubtful)) or list(range(6 * self.n * self.n))
+                wanted = rescan.rescan_set(doubtful, self.readings)
                 if rescans >= self.config.max_rescans:
                     return ScanResult(self.readings, None, None, self.where, rescans, doubtful,
                                       self.mech.now_s() - start)
             rescans += 1
-            self.read_facelets(set(doubtful))
+            self.read_facelets(set(wanted))

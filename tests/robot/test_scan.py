@@ -11,14 +11,14 @@ from robot.sim.backend import make_sim_hardware
 from robot.sim.factory import scramble
 from robot.sim.ideal_sensor import IdealSensorModel
 from robot.sim.world import World
-from robot import orientation
+from robot import orientation, rescan
 
-from .simfakes import AlwaysDoubtful, nearest_resolve
+from .simfakes import AlwaysDoubtful, JunkOnCalls, median_resolve, nearest_face, nearest_resolve
 
 
-def sim(state, config=None):
+def sim(state, config=None, sensor=None):
     config = config or Config()
-    world = World(state, config, IdealSensorModel(), random.Random(0))
+    world = World(state, config, sensor or IdealSensorModel(), random.Random(0))
     mech = Mechanism(make_sim_hardware(config, world), config)
     mech.home()
     return world, mech
@@ -63,8 +63,60 @@ def test_rescans_only_the_doubtful_facelets_a_bounded_number_of_times():
     assert result.state is None and result.doubtful == [4, 31] and result.rescans == 2
     assert resolver.calls == 3
     reads_full = 54 * mech.config.samples_per_facelet
-    # Each rescan read just the two doubtful facelets.
-    assert mech.hw.color.reads == reads_full + 2 * 2 * mech.config.samples_per_facelet
+    # Each rescan read just the two doubtful facelets, RESCAN_SAMPLES more samples each,
+    # added to the earlier ones.
+    assert mech.hw.color.reads == reads_full + 2 * 2 * rescan.RESCAN_SAMPLES
+    extra = 2 * rescan.RESCAN_SAMPLES
+    assert [len(result.readings[i]) for i in (4, 31)] == [mech.config.samples_per_facelet + extra] * 2
+    assert all(len(s) == mech.config.samples_per_facelet for i, s in enumerate(result.readings)
+               if i not in (4, 31))
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_a_doubtful_scan_ends_resolved_after_rescanning_only_the_doubtful_facelets(n):
+    state, _ = scramble(n, random.Random(5))
+    samples = Config().samples_per_facelet
+    junk_calls = (3 * samples, 11 * samples + 1)     # one sample of two facelets is junk
+    world, mech = sim(state, sensor=JunkOnCalls(junk_calls))
+    resolver = median_resolve(tolerance=40)
+    result = Scanner(mech, n).scan(resolver)
+    assert result.state == state and result.doubtful == [] and result.rescans == 1
+    doubted = resolver.doubts[0]
+    assert len(doubted) == 2 and not world.faults
+    # Only the doubtful facelets got more samples, and they were only read again.
+    assert mech.hw.color.reads == 6 * n * n * samples + len(doubted) * rescan.RESCAN_SAMPLES
+    for i, s in enumerate(result.readings):
+        assert len(s) == samples + (rescan.RESCAN_SAMPLES if i in doubted else 0)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_displaced_rescan_samples_still_read_their_own_facelet(n):
+    state, _ = scramble(n, random.Random(6))
+    world, mech = sim(state, Config(max_rescans=1))
+    result = Scanner(mech, n).scan(AlwaysDoubtful(list(range(6 * n * n))))
+    assert result.rescans == 1 and not world.faults
+    for i, samples in enumerate(result.readings):
+        assert len(samples) == mech.config.samples_per_facelet + rescan.RESCAN_SAMPLES
+        assert set(nearest_face(s) for s in samples) == {state[i]}, i
+
+
+def test_rescans_add_facelets_whose_own_samples_disagree():
+    good, other, wild = (180, 48, 18), (175, 45, 20), (260, 90, 300)
+    readings = [[good, other], [good, wild], [good], [good, wild, other]]
+    assert rescan.disagreeing(readings) == [1]
+    assert rescan.rescan_set([3, 0], readings) == [0, 1, 3]
+
+
+def test_a_wild_sample_beside_a_named_facelet_is_rescanned_too():
+    state, _ = scramble(3, random.Random(7))
+    samples = Config().samples_per_facelet
+    world, mech = sim(state, Config(max_rescans=1), sensor=JunkOnCalls([9 * samples]))
+    resolver = AlwaysDoubtful([0])
+    result = Scanner(mech, 3).scan(resolver)
+    wild = [i for i, s in enumerate(result.readings) if JunkOnCalls.JUNK in s]
+    assert len(wild) == 1 and wild[0] != 0
+    rescanned = [i for i, s in enumerate(result.readings) if len(s) > samples]
+    assert rescanned == sorted([0, wild[0]])
 
 
 def test_a_table_that_jams_mid_ring_is_a_stall_not_a_misread():
