@@ -9,8 +9,16 @@ actions per solve and planning milliseconds on this machine, and records
 them in docs/benchmarks.md (section "planner"). With a 3x3x3 budget the
 solver returns several candidates; a row shows choose_fastest over them.
 
-A what-if row for the 3x3x3: the fastest of the solutions that kociemba finds
-for the cube seen in K of its 24 orientations (choose_fastest).
+What-if rows for the 3x3x3: the fastest of the solution and the ones that
+kociemba finds for the cube seen in K - 1 other orientations (of 24), with
+what the extra solves cost in compute on the brick (measured here x50).
+
+Lower bounds per solution (robot.planbound): no plan for the solution can be
+faster than the flip bound (twists + the fewest flips, table turns and
+flipper strokes free) or the free-table bound (the exact optimum when only
+table turns are free); "best possible" is the reduction against naive that
+each bound allows. Our DP is the exact optimum of the real time model for
+the solution.
 
 Usage: python bench/planner.py [--count 200] [--budget 0.2] [--no-record]
 """
@@ -28,6 +36,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.record import record  # noqa: E402
 from robot import orientation, routes  # noqa: E402
 from robot import planner as planner_mod  # noqa: E402
+from robot.planbound import free_table_bound, lower_bound  # noqa: E402
+from robot.pipeline import COMPUTE_FACTOR  # noqa: E402
+from robot.frames import rotation_path  # noqa: E402
 from robot.actions import FLIP, ROTATE, TWIST, counts  # noqa: E402
 from robot.config import Config  # noqa: E402
 from robot.timing import TimeModel  # noqa: E402
@@ -36,7 +47,7 @@ from solver.moves import Move, apply, parse  # noqa: E402
 
 SEED = 20261122
 SCRAMBLE_LENGTH = 40
-WHAT_IF_K = (4,)
+WHAT_IF_K = (2, 4, 24)
 
 
 def scramble(rng, n):
@@ -65,37 +76,16 @@ def make_solver(n, budget):
     return "solver.solve2 (htm, optimal)", lambda state: [s2.solve(state)]
 
 
-def rotated_candidates(state, k):
-    """kociemba's solutions of `state` seen in the first k orientations, mapped back."""
+def rotated_candidates(state, wheres):
+    """kociemba's solutions of `state` seen in each orientation of `wheres`, mapped back."""
     import kociemba
     result = []
-    for where in orientation.all_orientations()[:k]:
-        path = rotation_path(where)
-        seen = apply(state, path)
+    for where in wheres:
+        seen = apply(state, rotation_path(where))
         seen = relabel(seen, centre_labels(seen, 3))
         moves = [Move(orientation.face_at(where, m.face), 1, 1, m.turns) for m in parse(kociemba.solve(seen))]
         result.append(moves)
     return result
-
-
-_PATHS = {}
-
-
-def rotation_path(where):
-    """Whole-cube moves (x, y, z) taking the identity orientation to `where`."""
-    if not _PATHS:
-        _PATHS[orientation.IDENTITY] = []
-        frontier = [orientation.IDENTITY]
-        while frontier:
-            nxt = []
-            for w in frontier:
-                for axis, face in (("x", "R"), ("y", "U"), ("z", "F")):
-                    r = orientation.rotate(w, axis)
-                    if r not in _PATHS:
-                        _PATHS[r] = _PATHS[w] + [Move(face, 1, None, 1)]
-                        nxt.append(r)
-            frontier = nxt
-    return _PATHS[where]
 
 
 def mean(xs):
@@ -115,11 +105,13 @@ def p95(xs):
 def run_size(n, count, model, what_if, budget):
     name, solve = make_solver(n, budget)
     rng = random.Random(SEED + n)
-    rows = {"ours": [], "naive": [], "cand": []}
+    rows = {"ours": [], "naive": [], "cand": [], "flip bound": [], "free-table bound": []}
+    bound_flips = []
     flips = {"ours": [], "naive": []}
     rotates = {"ours": [], "naive": []}
     lengths, plan_ms, cold_ms, n_cands = [], [], [], []
     what = dict((k, []) for k in (what_if if n == 3 else ()))
+    what_ms = []          # kociemba in max(what) orientations, ms here per cube
     for _ in range(count):
         state = scramble(rng, n)
         cands = solve(state)
@@ -143,17 +135,27 @@ def run_size(n, count, model, what_if, budget):
             assert c[TWIST] == len(moves)
         best = planner_mod.choose_fastest(cands, orientation.IDENTITY, model, size=n)
         rows["cand"].append(planner_mod.plan(best, orientation.IDENTITY, model, size=n).seconds)
-        for k in what:
-            alts = rotated_candidates(state, k)
+        rows["free-table bound"].append(free_table_bound(moves, model, size=n))
+        if n == 3:
+            bound, fewest = lower_bound(moves, model)
+            rows["flip bound"].append(bound)
+            bound_flips.append(fewest)
+        if what:
+            # The solution above stands for the cube as it lies; k - 1 more orientations.
+            t0 = time.perf_counter()
+            alts = rotated_candidates(state, orientation.all_orientations()[1:max(what)])
+            what_ms.append((time.perf_counter() - t0) * 1000 / len(alts))
+            secs = [ours.seconds]
             for alt in alts:
                 assert is_solved(apply(state, alt, n), n)
-            best = planner_mod.choose_fastest(alts, orientation.IDENTITY, model, size=n)
-            what[k].append(planner_mod.plan(best, orientation.IDENTITY, model, size=n).seconds)
-    return name, rows, flips, rotates, lengths, plan_ms, cold_ms, n_cands, what
+                secs.append(planner_mod.plan(alt, orientation.IDENTITY, model, size=n).seconds)
+            for k in what:
+                what[k].append(min(secs[:k]))
+    return name, rows, flips, rotates, lengths, plan_ms, cold_ms, n_cands, what, bound_flips, what_ms
 
 
 def fmt_size(n, result):
-    name, rows, flips, rotates, lengths, plan_ms, cold_ms, n_cands, what = result
+    name, rows, flips, rotates, lengths, plan_ms, cold_ms, n_cands, what, bound_flips, what_ms = result
     naive_mean = mean(rows["naive"])
     lines = [
         "**%dx%dx%d** (%d cubes, solutions by %s, mean %.1f moves, %.1f candidates per cube)" % (
@@ -174,7 +176,13 @@ def fmt_size(n, result):
     if max(n_cands) > 1:
         row("ours + choose_fastest over the solver's candidates", rows["cand"])
     for k in sorted(what):
-        row("what-if: ours, fastest of kociemba in %d orientations" % k, what[k])
+        # k - 1 more solves on the brick, from the measured time of one here
+        brick_s = mean(what_ms) / 1000.0 * COMPUTE_FACTOR * (k - 1)
+        row("what-if: ours, fastest of this and kociemba's in %d more orientations "
+            "(+%.1f s compute on the brick)" % (k - 1, brick_s), what[k])
+    for key in ("free-table bound", "flip bound"):
+        if rows[key]:
+            row("lower bound: %s (best possible)" % key, rows[key], bound_flips if key == "flip bound" else None)
     lines.append("")
     lines.append("Planning time per solution on this machine: median %.2f ms (mean %.2f) with the routes "
                  "cached, median %.2f ms (mean %.2f) cold, routes built anew; x50 for the brick." % (
