@@ -47,6 +47,14 @@ def p95(values):
     return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
 
 
+def load_average():
+    """The 1-minute load average as text ("?" where the OS does not tell)."""
+    try:
+        return "{:.1f}".format(os.getloadavg()[0])
+    except (AttributeError, OSError):
+        return "?"
+
+
 def run_size(size, seeds):
     rows = []
     for seed in range(seeds):
@@ -101,6 +109,7 @@ def main(argv=None):
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args(argv)
     t0 = time.time()
+    load_before = load_average()
     sections = []
     verdicts = []
     for size in SIZES:
@@ -112,13 +121,16 @@ def main(argv=None):
         if size == 3 and total is not None:
             verdicts.append("3x3x3 mean estimated full run {:.1f} s (target <= {:.0f} s; published LEGO robots "
                             "{})".format(total, TARGET_TOTAL_3X3_S, PUBLISHED_RANGE))
-    head = ["Run {} on {} (Python {}), {:.0f} s of real time for {} runs.".format(
-        datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
-        time.time() - t0, args.seeds * len(SIZES)), "",
+    head = ["Run {} on {} (Python {}), {:.0f} s of real time for {} runs; load average {} at the "
+            "start, {} at the end.".format(
+                datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
+                time.time() - t0, args.seeds * len(SIZES), load_before, load_average()), "",
         "`python bench/robot.py`: scramble, scan with the realistic sensor model, resolve, "
         "solve, plan, execute on the simulated MINDCUB3R with the default config "
         "(docs/robot.md). Times are estimates for the real robot: motor moves from speeds "
-        "and angles plus settle_s, 10 ms per colour reading, compute measured here x{}.".format(COMPUTE_FACTOR),
+        "and angles plus settle_s, 10 ms per colour reading, compute measured here x{} (CPU time "
+        "of the process and the solver's child processes, robot.pipeline.cpu_seconds: other load "
+        "on the machine inflates it less than wall-clock time).".format(COMPUTE_FACTOR),
         ""]
     text = "\n".join(["## Robot (simulated MINDCUB3R)", ""] + head + sections + ["Summary:", ""]
                      + ["- " + v for v in verdicts])

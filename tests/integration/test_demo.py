@@ -25,6 +25,17 @@ def test_many_seeds_end_solved(size):
         assert result["turn_seconds"] > 0 and result["scan_seconds"] > 0
 
 
+@pytest.mark.parametrize("size, seed", [(3, 162), (2, 150), (2, 195)])
+def test_seeds_with_a_wild_sample_end_solved_through_targeted_rescans(size, seed):
+    # Each of these scans has a junk sample among a facelet's two; resolution doubts
+    # red/orange facelets instead. They ended unsolved before the rescans added the
+    # facelets whose own samples disagree and kept the earlier samples.
+    robot = make_sim_robot(size, seed)
+    result = run_job(robot, size)
+    assert result["solved"] is True, result.get("error")
+    assert robot.world.is_solved() and not robot.world.faults
+
+
 @pytest.mark.parametrize("size", [2, 3])
 def test_scan_returns_exactly_the_cube_it_was_given(size):
     for seed in range(4):
