@@ -17,6 +17,8 @@ samples are added to the earlier ones; resolution combines them all (the
 per-channel median, which ignores a minority of wild samples).
 """
 
+from .colorspace import combine
+
 # New samples per rescanned facelet, and where each is read: the table's
 # offset from the facelet's angle (cube degrees; +-6 keeps a 3x3x3 edge
 # spot within a tenth of a facelet of its centre) and the arm's offset
@@ -30,14 +32,6 @@ RESCAN_SAMPLES = len(TABLE_OFFSETS_DEG)
 # the sensor's noise and the brightness change between nearby spots.
 DISAGREE_FRACTION = 0.25
 DISAGREE_COUNTS = 15
-
-
-def _median(values):
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    if len(ordered) % 2:
-        return float(ordered[mid])
-    return (ordered[mid - 1] + ordered[mid]) / 2.0
 
 
 def _agrees(sample, centre):
@@ -56,7 +50,7 @@ def disagreeing(readings):
     for i, samples in enumerate(readings):
         if len(samples) < 2:
             continue
-        centre = tuple(_median([s[ch] for s in samples]) for ch in range(3))
+        centre = combine(samples)
         near = sum(1 for s in samples if _agrees(s, centre))
         if 2 * near <= len(samples):
             out.append(i)
