@@ -77,6 +77,7 @@ def run(n, rss_states=3, record_it=True):
         print("{:3d} {:3d} moves {:6.2f} s {}".format(
             k, lengths[-1], seconds[-1],
             " ".join("{}={}".format(n, per_stage[n][-1]) for n in solve4.STAGES)), flush=True)
+    rss_states = min(rss_states, len(cubes))
     rss = peak_rss_mb(cubes[:rss_states])
     table_bytes = sum(os.path.getsize(store.table_path(name)) for name in catalog.names(size=4))
     rows = [
