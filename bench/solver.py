@@ -6,8 +6,8 @@ random moves), HTM and QTM. 3x3x3: 200 uniformly random states, default and
 interpreter included) through getrusage(RUSAGE_CHILDREN) in a wrapper
 process. Writes the "solver" section of docs/benchmarks.md.
 
-Usage: python bench/solver.py [--size 2|3] [--n2 1000] [--n3 200] [--budget 1.0] [--no-record]
-Sizes other than 2 and 3 are added to SIZES by their engines.
+Usage: python bench/solver.py [--size 2|3|4] [--n2 1000] [--n3 200] [--n4 100] [--budget 1.0] [--no-record]
+--size 4 runs bench/solver4.py (100 seeded random 4x4x4 states; its own section).
 """
 
 import argparse
@@ -113,7 +113,15 @@ def bench_3(args, lines):
                 args.budget, rss_budget)]
 
 
-SIZES = {2: bench_2, 3: bench_3}
+def bench_4(args, lines):
+    """The 4x4x4 run of bench/solver4.py (it records its own "solver4" section)."""
+    from bench import solver4
+    solver4.run(args.n4, RSS_STATES, not args.no_record)
+    return ["4x4x4: see the solver4 section (bench/solver4.py, {} states)".format(args.n4)]
+
+
+SIZES = {2: bench_2, 3: bench_3, 4: bench_4}
+DEFAULT_SIZES = (2, 3)          # a run without --size; the 4x4x4 run takes many minutes
 
 
 def main():
@@ -121,6 +129,7 @@ def main():
     parser.add_argument("--size", type=int, choices=sorted(SIZES), default=None)
     parser.add_argument("--n2", type=int, default=1000)
     parser.add_argument("--n3", type=int, default=200)
+    parser.add_argument("--n4", type=int, default=100)
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
@@ -129,7 +138,7 @@ def main():
     notes = []
     load_before = os.getloadavg()[0]
     for size in sorted(SIZES):
-        if args.size in (None, size):
+        if args.size == size or (args.size is None and size in DEFAULT_SIZES):
             notes += SIZES[size](args, lines)
     notes.append("machine load average (1 min) {:.1f} before, {:.1f} after, on {} CPUs (other jobs share "
                  "this machine; times scale with it)".format(load_before, os.getloadavg()[0], os.cpu_count()))

@@ -6,6 +6,7 @@ Peak RSS is measured on real `cubebot solve` processes (interpreter included)
 via getrusage(RUSAGE_CHILDREN). Writes the "solver4" section of docs/benchmarks.md.
 
 Usage: python bench/solver4.py [--n 100] [--rss 3] [--no-record]
+       python bench/solver.py --size 4 [--n4 100] [--no-record]   (the same run)
 """
 
 import argparse
@@ -55,7 +56,12 @@ def main():
     parser.add_argument("--rss", type=int, default=3, help="states solved by `cubebot solve` for RSS")
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
-    cubes = states(args.n)
+    run(args.n, args.rss, not args.no_record)
+
+
+def run(n, rss_states=3, record_it=True):
+    """Solve n seeded random states, print and (optionally) record the table; returns its text."""
+    cubes = states(n)
     lengths, seconds = [], []
     per_stage = dict((name, []) for name in solve4.STAGES)
     for k, state in enumerate(cubes):
@@ -71,13 +77,14 @@ def main():
         print("{:3d} {:3d} moves {:6.2f} s {}".format(
             k, lengths[-1], seconds[-1],
             " ".join("{}={}".format(n, per_stage[n][-1]) for n in solve4.STAGES)), flush=True)
-    rss = peak_rss_mb(cubes[:args.rss])
+    rss_states = min(rss_states, len(cubes))
+    rss = peak_rss_mb(cubes[:rss_states])
     table_bytes = sum(os.path.getsize(store.table_path(name)) for name in catalog.names(size=4))
     rows = [
         "Run {} on {} ({}), {} uniformly random 4x4x4 states (seed {}), "
         "solver.solve4 default (3x3x3 finish without budget).".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
-            args.n, SEED),
+            n, SEED),
         "",
         "| measure | value |",
         "|---|---|",
@@ -86,15 +93,16 @@ def main():
             "{} {:.1f}".format(n, statistics.mean(per_stage[n])) for n in solve4.STAGES)),
         "| median / p95 / max time | {:.1f} s / {:.1f} s / {:.1f} s |".format(
             statistics.median(seconds), pct(seconds, 0.95), max(seconds)),
-        "| peak RSS of `cubebot solve` ({} states) | {:.1f} MB |".format(args.rss, rss),
+        "| peak RSS of `cubebot solve` ({} states) | {:.1f} MB |".format(rss_states, rss),
         "| 4x4x4 tables on disk | {:.2f} MB |".format(table_bytes / 1e6),
         "",
         "Anchors: " + ANCHORS,
     ]
     text = "\n".join(rows)
     print(text)
-    if not args.no_record:
-        record("solver4", "## 4x4x4 solver (bench/solver4.py)\n\n" + text)
+    if record_it:
+        record("solver4", "## 4x4x4 solver (bench/solver4.py, `bench/solver.py --size 4`)\n\n" + text)
+    return text
 
 
 if __name__ == "__main__":
