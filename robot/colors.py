@@ -43,12 +43,18 @@ CORRECTION_COST = 4.0
 NOT_NEAREST_COST = 1.0
 UNLIKE_COST = 7.0
 # More corrections than this and the scan is not trusted.
-MAX_CORRECTIONS = 1
+MAX_CORRECTIONS = 2
+# Each correction after the first needs the next valid cube this much further away.
+MARGIN_PER_CORRECTION = 7.0
+# ... and only on a quiet scan: the fitted noise scale (robot.rawmodel) at most this.
+QUIET_SCALE = 1.0
+# How far beyond the best cube the search looks for the next one.
+SEARCH_MARGIN = MARGIN + MARGIN_PER_CORRECTION * (MAX_CORRECTIONS - 1)
 # Search effort before giving up (node expansions).
 MAX_NODES = 5000
 # Views that must agree: "raw" (robot.rawmodel) or a key of robot.colorspace.SPACES
 # (robot.colormodel); the first one's costs are reported.
-SPACES = ("raw", "lab")
+SPACES = ("raw",)
 # Rounds of re-estimating the colours from the resolved cube and resolving again.
 REFIT_ROUNDS = 2
 
@@ -120,12 +126,11 @@ def _search(cost, n):
     own = set(orb.fixed) | (set() if orb.fixed else set(orb.corners[DBL]))
     searched = set(i for spot in orb.corners + orb.edges for i in spot)
     floor = sum(min(cost[i]) for i in searched - own)
-    search = PieceSearch(MARGIN, MAX_NODES, check_parity=(n == 3))
-    for base, label, _ in labellings(cost, n, orb.fixed, orb.corners):
-        if base + floor > search.limit() or search.exhausted:
-            break
-        levels = build_levels(cost, label, orb.corners, orb.edges, fix_dbl=not orb.fixed)
-        search.run(base if orb.fixed else 0.0, label, levels)
+    search = PieceSearch(SEARCH_MARGIN, MAX_NODES, check_parity=(n % 2 == 1))
+    entries = [(base + floor, base if orb.fixed else 0.0, label)
+               for base, label, _ in labellings(cost, n, orb.fixed, orb.corners)]
+    search.run(entries, lambda label: build_levels(cost, label, orb.corners, orb.edges,
+                                                   fix_dbl=not orb.fixed))
     if not search.found:
         return search, None, None, set()
     _, label, placements = search.found[0]
@@ -199,11 +204,13 @@ def resolve(readings, n, profile=None):
     corrected = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= CORRECTION_COST]
     doubtful = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= NOT_NEAREST_COST
                 or row[classes[i]] >= UNLIKE_COST]
-    if len(corrected) > MAX_CORRECTIONS:
+    gap = search.found[1][0] - best_cost if len(search.found) > 1 else SEARCH_MARGIN
+    allowed = MAX_CORRECTIONS if model.scale <= QUIET_SCALE else 1
+    if len(corrected) > allowed or gap < MARGIN + MARGIN_PER_CORRECTION * (len(corrected) - 1):
         raise ScanUnresolved("{} facelets read unlike the colour the cube needs there "
-                             "(at most {} are corrected)".format(len(corrected), MAX_CORRECTIONS),
+                             "(at most {} are corrected, a second one only on a quiet scan with no "
+                             "other valid cube close)".format(len(corrected), allowed),
                              corrected)
-    gap = search.found[1][0] - best_cost if len(search.found) > 1 else MARGIN
     return Resolution(
         state="".join(letters),
         confidence=round(1.0 - math.exp(-gap), 4),
