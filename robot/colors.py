@@ -45,7 +45,7 @@ UNLIKE_COST = 7.0
 # More corrections than this and the scan is not trusted.
 MAX_CORRECTIONS = 2
 # Each correction after the first needs the next valid cube this much further away.
-MARGIN_PER_CORRECTION = 7.0
+MARGIN_PER_CORRECTION = 3.0
 # ... and only on a quiet scan: the fitted noise scale (robot.rawmodel) at most this.
 QUIET_SCALE = 1.0
 # How far beyond the best cube the search looks for the next one.
