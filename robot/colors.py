@@ -7,16 +7,19 @@
    (they are read from another arm position and look darker and yellower);
 3. each facelet gets a cost per colour class: a capped negative
    log-likelihood under the sensor's noise model in raw counts
-   (robot.rawmodel), with the class readings taken from the scan itself;
-   a second view in CIE Lab (robot.colormodel) must end at the same cube;
-4. the cheapest *valid* cube is searched jointly (robot.assign: real corners
-   and edges, no piece twice, twist, flip and parity; robot.balanced for the
-   wings and centres of big cubes);
-5. the class statistics are re-estimated from the resolved cube and the
-   cube resolved again, until it no longer changes (REFIT_ROUNDS at most);
+   (robot.rawmodel), with the class readings and the noise scale taken from
+   the scan itself; further views (SPACES, e.g. CIE Lab via
+   robot.colormodel) may be required to end at the same cube;
+4. the cheapest *valid* cube is searched jointly (robot.assign: one
+   best-first search over all labellings; real corners and edges, no piece
+   twice, twist, flip and, on odd cubes, corner/edge parity;
+   robot.balanced for the wings and centres of big cubes);
+5. the class statistics (and the middle centres' look) are re-estimated
+   from the resolved cube and the cube resolved again, until it no longer
+   changes (REFIT_ROUNDS at most);
 6. if another valid cube is almost as cheap, the views disagree, or the
-   best cube needs more than one correction, ScanUnresolved names the
-   facelets to rescan (docs/colors.md).
+   best cube needs more corrections than a quiet scan allows, ScanUnresolved
+   names the facelets to rescan (docs/colors.md).
 """
 
 import math
