@@ -204,11 +204,15 @@ def resolve(readings, n, profile=None):
             if differ:
                 raise ScanUnresolved("the two colour views disagree on {} facelets".format(
                     len(differ)), differ)
-    corrected = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= CORRECTION_COST]
+    # On a noisy scan a junk reading (it fits no colour) counts as a correction: its
+    # colour is a guess (a 4x4x4 at high noise went wrong on such a reading otherwise).
+    quiet = model.scale <= QUIET_SCALE
+    corrected = [i for i, row in enumerate(cost)
+                 if row[classes[i]] - min(row) >= CORRECTION_COST or (model.junk[i] and not quiet)]
     doubtful = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= NOT_NEAREST_COST
                 or row[classes[i]] >= UNLIKE_COST]
     gap = search.found[1][0] - best_cost if len(search.found) > 1 else SEARCH_MARGIN
-    allowed = MAX_CORRECTIONS if model.scale <= QUIET_SCALE else 1
+    allowed = MAX_CORRECTIONS if quiet else 1
     if len(corrected) > allowed or gap < MARGIN + MARGIN_PER_CORRECTION * (len(corrected) - 1):
         raise ScanUnresolved("{} facelets read unlike the colour the cube needs there "
                              "(at most {} are corrected, a second one only on a quiet scan with no "

@@ -26,6 +26,9 @@ SCALE_MIN, SCALE_MAX = 0.2, 4.0
 # Median misfit of a facelet under its class when the nominal model is right:
 # half the median of a chi-square with 2 degrees of freedom (3 channels, 1 brightness).
 MEDIAN_MISFIT = math.log(2.0)
+# A reading that fits no class better than this (negative log-likelihood, noise
+# scale applied) is junk: its nearest colour is no evidence (`junk[i]`).
+JUNK_COST = 20.0
 # Brightness is searched within these factors.
 BRIGHTNESS_MIN, BRIGHTNESS_MAX = 0.3, 3.0
 
@@ -108,7 +111,7 @@ class RawModel(object):
 
     def _costs(self, mus):
         self.mus = mus
-        cost = []
+        cost, junk = [], []
         fixed = set(self.fixed)
         for i, x in enumerate(self.combined):
             if i in fixed:
@@ -123,4 +126,6 @@ class RawModel(object):
                     row.append(fit / self.scale + prior)
             low = min(row)
             cost.append([min(c - low, COST_CAP) for c in row])
+            junk.append(low >= JUNK_COST)
         self.cost = cost
+        self.junk = junk
