@@ -60,11 +60,13 @@ def nearest_only(scan):
 def run(n, level, count, samples, seed):
     rng = random.Random(seed)
     turns = face_turns(n)
-    exact = doubtful = wrong = anchor = 0
+    exact = doubtful = wrong = anchor = wild = clean_exact = 0
     times = []
     for _ in range(count):
         state = apply(solved(n), [rng.choice(turns) for _ in range(SCRAMBLE)], n)
-        scan = SensorModel(random.Random(rng.random()), level).scan(state, n, samples)
+        sensor = SensorModel(random.Random(rng.random()), level)
+        scan = sensor.scan(state, n, samples)
+        wild += sensor.wild_count > 0
         anchor += same_cube(nearest_only(scan), state)
         start = time.process_time()
         try:
@@ -74,6 +76,7 @@ def run(n, level, count, samples, seed):
         else:
             if same_cube(result.state, state):
                 exact += 1
+                clean_exact += sensor.wild_count == 0
             else:
                 wrong += 1
         times.append(time.process_time() - start)
@@ -81,6 +84,9 @@ def run(n, level, count, samples, seed):
     pct = lambda k: 100.0 * k / count  # noqa: E731
     return {"n": n, "level": level, "samples": samples, "count": count, "exact": pct(exact),
             "doubtful": pct(doubtful), "wrong": pct(wrong), "anchor": pct(anchor),
+            "wild": pct(wild),
+            "clean_exact": "{:.1f}%".format(100.0 * clean_exact / (count - wild))
+            if count > wild else "n/a",
             "median_ms": 1000.0 * times[len(times) // 2], "max_ms": 1000.0 * times[-1]}
 
 
@@ -89,7 +95,7 @@ def main():
     parser.add_argument("--count", type=int, default=1000, help="scans per 2x2x2/3x3x3 row")
     parser.add_argument("--samples-count", type=int, default=300,
                         help="scans per 2x2x2/3x3x3 row with 3 samples per facelet")
-    parser.add_argument("--big-count", type=int, default=100, help="scans per 4x4x4/5x5x5 row")
+    parser.add_argument("--big-count", type=int, default=1000, help="scans per 4x4x4/5x5x5 row")
     parser.add_argument("--no-record", action="store_true", help="print only")
     args = parser.parse_args()
     rows = []
@@ -100,7 +106,8 @@ def main():
         row = run(n, level, count, samples, seed=1000 + k)
         rows.append(row)
         print("{n}x{n}x{n} {level:8s} samples={samples} n={count}: exact {exact:.1f}% "
-              "doubtful {doubtful:.1f}% wrong {wrong:.1f}% | nearest-only {anchor:.1f}% | "
+              "doubtful {doubtful:.1f}% wrong {wrong:.1f}% | with a wild reading {wild:.1f}%, exact "
+              "without {clean_exact} | nearest-only {anchor:.1f}% | "
               "median {median_ms:.1f} ms, max {max_ms:.0f} ms".format(**row))
         sys.stdout.flush()
     lines = [
@@ -112,13 +119,17 @@ def main():
         "*Nearest-only* is the anchor: each facelet alone to its nearest colour, how robots "
         "without the cube's constraints read.".format(datetime.date.today().isoformat()),
         "",
+        "*Wild* = scans with at least one wild reading (another colour's reading or junk, "
+        "`SensorModel.wild_count`); *exact w/o wild* = % exact among the other scans.",
+        "",
         "| cube | noise | samples/facelet | scans | exact | reported doubtful | wrong | "
-        "nearest-only exact | median ms | max ms |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "wild | exact w/o wild | nearest-only exact | median ms | max ms |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append("| {n}x{n}x{n} | {level} | {samples} | {count} | {exact:.1f}% | {doubtful:.1f}% | "
-                     "{wrong:.1f}% | {anchor:.1f}% | {median_ms:.1f} | {max_ms:.0f} |".format(**r))
+                     "{wrong:.1f}% | {wild:.1f}% | {clean_exact} | {anchor:.1f}% | "
+                     "{median_ms:.1f} | {max_ms:.0f} |".format(**r))
     if not args.no_record:
         record("colors", "\n".join(lines))
 

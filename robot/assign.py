@@ -108,7 +108,12 @@ def build_levels(cost, label, corners, edges, fix_dbl):
 
 
 class PieceSearch(object):
-    """Best-first search over labellings and piece placements (see module doc)."""
+    """Best-first search over labellings and piece placements (see module doc).
+
+    One heap holds every labelling and every partial placement, so the
+    cheapest valid cubes come out first whatever labelling they use, and a
+    labelling that fits no valid cube (a mirrored one) costs no effort.
+    """
 
     def __init__(self, margin, max_nodes, check_parity):
         self.margin = margin
@@ -126,41 +131,48 @@ class PieceSearch(object):
             return self.found[0][0] + self.margin
         return float("inf")
 
-    def run(self, base, label, levels):
-        """Search one labelling; add its cheap solutions to self.found."""
-        tail = [0.0] * (len(levels) + 1)
-        for d in range(len(levels) - 1, -1, -1):
-            if not levels[d].cands:
-                return
-            tail[d] = tail[d + 1] + levels[d].cands[0][0]
-        if base + tail[0] > self.limit():
-            return
-        root = (None, 0, 0, 0)   # (placements, used bits, twist, flip)
+    def run(self, entries, make_levels):
+        """Search every labelling; keep the two cheapest valid cubes in self.found.
+
+        entries: (lower bound, base cost, label) per labelling, the bound at
+        most the cost of any of its cubes; make_levels(label) builds its
+        search levels (build_levels) when the labelling comes up.
+        """
         heap = []
         counter = itertools.count()
-        self._push(heap, counter, levels, tail, base, root, 0, 0)
-        while heap and not self.exhausted:
-            f, _, g, state, d, j = heapq.heappop(heap)
+        for bound, base, label in entries:
+            heap.append((bound, next(counter), base, None, -1, 0, label))
+        heapq.heapify(heap)
+        while heap:
+            f, _, g, state, d, j, ctx = heapq.heappop(heap)
             if f > self.limit():
                 return
+            if d < 0:
+                levels = make_levels(ctx)
+                tail = _tails(levels)
+                if tail is not None:
+                    self._push(heap, counter, (ctx, levels, tail), g, _ROOT, 0, 0)
+                continue
             self.nodes += 1
             if self.nodes > self.max_nodes:
                 self.exhausted = True
                 return
-            self._push(heap, counter, levels, tail, g, state, d, j + 1)
-            c, q, o = levels[d].cands[j]
-            placements, used, twist, flip = state
+            label, levels, tail = ctx
+            self._push(heap, counter, ctx, g, state, d, j + 1)
             level = levels[d]
+            c, q, o = level.cands[j]
+            placements, used, twist, flip = state
             child = ((d, q, o, placements), used | (1 << (level.bit0 + q)),
                      twist + o if level.corner else twist,
                      flip if level.corner else flip + o)
             if d + 1 == len(levels):
                 self._solution(g + c, label, child[0])
             else:
-                self._push(heap, counter, levels, tail, g + c, child, d + 1, 0)
+                self._push(heap, counter, ctx, g + c, child, d + 1, 0)
 
-    def _push(self, heap, counter, levels, tail, g, state, d, j):
+    def _push(self, heap, counter, ctx, g, state, d, j):
         """Push the first valid candidate >= j at level d, if any."""
+        _, levels, tail = ctx
         level = levels[d]
         cands = level.cands
         _, used, twist, flip = state
@@ -174,7 +186,7 @@ class PieceSearch(object):
                 else:
                     f = g + c + tail[d + 1]
                     if f <= self.limit():
-                        heapq.heappush(heap, (f, next(counter), g, state, d, j))
+                        heapq.heappush(heap, (f, next(counter), g, state, d, j, ctx))
                     return
             j += 1
 
@@ -192,6 +204,20 @@ class PieceSearch(object):
         self.found.append((cost, label, chosen))
         self.found.sort(key=lambda item: item[0])
         del self.found[2:]
+
+
+# A search node before any placement: (placements, used bits, twist, flip).
+_ROOT = (None, 0, 0, 0)
+
+
+def _tails(levels):
+    """tail[d]: the cheapest candidates of levels d.. summed; None if a level has none."""
+    tail = [0.0] * (len(levels) + 1)
+    for d in range(len(levels) - 1, -1, -1):
+        if not levels[d].cands:
+            return None
+        tail[d] = tail[d + 1] + levels[d].cands[0][0]
+    return tail
 
 
 def fill(letters, placements, corners, edges):

@@ -107,6 +107,8 @@ class ColourModel(object):
                 cost[i] = [min(sum((c[a] - r[a]) ** 2 / scale2[a] for a in range(3)), COST_CAP)
                            for r in refs]
         self.cost = cost
+        self.scale = 1.0                  # interface of robot.rawmodel.RawModel
+        self.junk = [False] * len(cost)
 
 
 def _d2(a, b):

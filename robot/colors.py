@@ -7,16 +7,19 @@
    (they are read from another arm position and look darker and yellower);
 3. each facelet gets a cost per colour class: a capped negative
    log-likelihood under the sensor's noise model in raw counts
-   (robot.rawmodel), with the class readings taken from the scan itself;
-   a second view in CIE Lab (robot.colormodel) must end at the same cube;
-4. the cheapest *valid* cube is searched jointly (robot.assign: real corners
-   and edges, no piece twice, twist, flip and parity; robot.balanced for the
-   wings and centres of big cubes);
-5. the class statistics are re-estimated from the resolved cube and the
-   cube resolved again, until it no longer changes (REFIT_ROUNDS at most);
+   (robot.rawmodel), with the class readings and the noise scale taken from
+   the scan itself; further views (SPACES, e.g. CIE Lab via
+   robot.colormodel) may be required to end at the same cube;
+4. the cheapest *valid* cube is searched jointly (robot.assign: one
+   best-first search over all labellings; real corners and edges, no piece
+   twice, twist, flip and, on odd cubes, corner/edge parity;
+   robot.balanced for the wings and centres of big cubes);
+5. the class statistics (and the middle centres' look) are re-estimated
+   from the resolved cube and the cube resolved again, until it no longer
+   changes (REFIT_ROUNDS at most);
 6. if another valid cube is almost as cheap, the views disagree, or the
-   best cube needs more than one correction, ScanUnresolved names the
-   facelets to rescan (docs/colors.md).
+   best cube needs more corrections than a quiet scan allows, ScanUnresolved
+   names the facelets to rescan (docs/colors.md).
 """
 
 import math
@@ -43,12 +46,18 @@ CORRECTION_COST = 4.0
 NOT_NEAREST_COST = 1.0
 UNLIKE_COST = 7.0
 # More corrections than this and the scan is not trusted.
-MAX_CORRECTIONS = 1
+MAX_CORRECTIONS = 2
+# Each correction after the first needs the next valid cube this much further away.
+MARGIN_PER_CORRECTION = 3.0
+# ... and only on a quiet scan: the fitted noise scale (robot.rawmodel) at most this.
+QUIET_SCALE = 1.0
+# How far beyond the best cube the search looks for the next one.
+SEARCH_MARGIN = MARGIN + MARGIN_PER_CORRECTION * (MAX_CORRECTIONS - 1)
 # Search effort before giving up (node expansions).
 MAX_NODES = 5000
 # Views that must agree: "raw" (robot.rawmodel) or a key of robot.colorspace.SPACES
 # (robot.colormodel); the first one's costs are reported.
-SPACES = ("raw", "lab")
+SPACES = ("raw",)
 # Rounds of re-estimating the colours from the resolved cube and resolving again.
 REFIT_ROUNDS = 2
 
@@ -120,12 +129,11 @@ def _search(cost, n):
     own = set(orb.fixed) | (set() if orb.fixed else set(orb.corners[DBL]))
     searched = set(i for spot in orb.corners + orb.edges for i in spot)
     floor = sum(min(cost[i]) for i in searched - own)
-    search = PieceSearch(MARGIN, MAX_NODES, check_parity=(n == 3))
-    for base, label, _ in labellings(cost, n, orb.fixed, orb.corners):
-        if base + floor > search.limit() or search.exhausted:
-            break
-        levels = build_levels(cost, label, orb.corners, orb.edges, fix_dbl=not orb.fixed)
-        search.run(base if orb.fixed else 0.0, label, levels)
+    search = PieceSearch(SEARCH_MARGIN, MAX_NODES, check_parity=(n % 2 == 1))
+    entries = [(base + floor, base if orb.fixed else 0.0, label)
+               for base, label, _ in labellings(cost, n, orb.fixed, orb.corners)]
+    search.run(entries, lambda label: build_levels(cost, label, orb.corners, orb.edges,
+                                                   fix_dbl=not orb.fixed))
     if not search.found:
         return search, None, None, set()
     _, label, placements = search.found[0]
@@ -196,14 +204,28 @@ def resolve(readings, n, profile=None):
             if differ:
                 raise ScanUnresolved("the two colour views disagree on {} facelets".format(
                     len(differ)), differ)
-    corrected = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= CORRECTION_COST]
+    # On a noisy scan a junk reading (it fits no colour) counts as a correction: its
+    # colour is a guess (a 4x4x4 at high noise went wrong on such a reading otherwise).
+    quiet = model.scale <= QUIET_SCALE
+    corrected = [i for i, row in enumerate(cost)
+                 if row[classes[i]] - min(row) >= CORRECTION_COST or (model.junk[i] and not quiet)]
     doubtful = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= NOT_NEAREST_COST
                 or row[classes[i]] >= UNLIKE_COST]
-    if len(corrected) > MAX_CORRECTIONS:
+    gap = search.found[1][0] - best_cost if len(search.found) > 1 else SEARCH_MARGIN
+    allowed = MAX_CORRECTIONS if quiet else 1
+    if not quiet and n > 3:
+        # Wings and centres have no parity to check a correction against: on a
+        # noisy scan two wild readings can swap two of them (a 5x5x5 at high noise).
+        orb = orbits(n)
+        weak = set(i for spot in orb.wings for pair in spot for i in pair)
+        weak.update(i for facelets in orb.centres for i in facelets)
+        if weak.intersection(corrected):
+            allowed = 0
+    if len(corrected) > allowed or gap < MARGIN + MARGIN_PER_CORRECTION * (len(corrected) - 1):
         raise ScanUnresolved("{} facelets read unlike the colour the cube needs there "
-                             "(at most {} are corrected)".format(len(corrected), MAX_CORRECTIONS),
+                             "(at most {} are corrected, a second one only on a quiet scan with no "
+                             "other valid cube close)".format(len(corrected), allowed),
                              corrected)
-    gap = search.found[1][0] - best_cost if len(search.found) > 1 else MARGIN
     return Resolution(
         state="".join(letters),
         confidence=round(1.0 - math.exp(-gap), 4),

@@ -11,7 +11,7 @@ lowest, capped at COST_CAP. Same interface as robot.colormodel.ColourModel.
 
 import math
 
-from .colorspace import channel_gain, mean_rgb, unscale
+from .colorspace import MIN_COUNT, channel_gain, mean_rgb, median, unscale
 from .colormodel import COST_CAP, OUTLIER_COST
 from .pieces import orbits
 
@@ -21,22 +21,37 @@ FLOOR = 4.0
 # Spread of log brightness from facelet to facelet; centres spread more.
 BRIGHTNESS_SD = 0.2
 CENTRE_BRIGHTNESS_SD = 0.3
+# The noise scale (variance against the nominal model) stays within these.
+SCALE_MIN, SCALE_MAX = 0.2, 4.0
+# Median misfit of a facelet under its class when the nominal model is right:
+# half the median of a chi-square with 2 degrees of freedom (3 channels, 1 brightness).
+MEDIAN_MISFIT = math.log(2.0)
+# A reading that fits no class better than this (negative log-likelihood, noise
+# scale applied) is junk: its nearest colour is no evidence (`junk[i]`).
+JUNK_COST = 20.0
 # Brightness is searched within these factors.
 BRIGHTNESS_MIN, BRIGHTNESS_MAX = 0.3, 3.0
 
 
 def _nll(x, mu, bright_sd):
-    """Negative log-likelihood of reading x for class reading mu (best brightness)."""
+    """(fit, prior): the negative log-likelihood of reading x for class reading mu
+    at the best brightness, split into the channels' misfit and the brightness prior."""
     var = [(JITTER * c) ** 2 + FLOOR * FLOOR for c in x]
     num = sum(c * m / v for c, m, v in zip(x, mu, var))
     den = sum(m * m / v for m, v in zip(mu, var))
     b = min(BRIGHTNESS_MAX, max(BRIGHTNESS_MIN, num / den if den > 0 else 1.0))
     fit = sum((c - b * m) ** 2 / (2.0 * v) for c, m, v in zip(x, mu, var))
-    return fit + math.log(b) ** 2 / (2.0 * bright_sd * bright_sd)
+    return fit, math.log(b) ** 2 / (2.0 * bright_sd * bright_sd)
 
 
 class RawModel(object):
-    """Costs `cost[i][k]` of facelet i being class k, for one scan (see module doc)."""
+    """Costs `cost[i][k]` of facelet i being class k, for one scan (see module doc).
+
+    `scale` is the scan's noise variance against the nominal JITTER/FLOOR
+    model, re-estimated at every refit from the facelets' misfit under their
+    classes (robust: a median), so that a quiet sensor gets sharp costs and a
+    noisy one soft costs.
+    """
 
     def __init__(self, combined, n, profile):
         refs = profile["facelets"]
@@ -51,29 +66,66 @@ class RawModel(object):
             crefs = profile.get("centres") or refs
             cgain = channel_gain([combined[i] for i in self.fixed], crefs)
             self.centre_refs = [unscale(r, cgain) for r in crefs]
+        self.scale = 1.0
+        self.centre_scale = 1.0
         self._costs(self.references)
         # First refinement: each class from the facelets nearest to it.
         self.refit([min(range(6), key=row.__getitem__) for row in self.cost])
 
     def refit(self, classes):
-        """Class readings from a resolved cube (class per facelet), outliers left out."""
+        """Class readings and noise scale from a resolved cube (class per facelet).
+
+        Facelets that read clearly unlike their class (OUTLIER_COST) are left out.
+        """
         groups = [[] for _ in range(6)]
         for i in self.body:
             row = self.cost[i]
             if row[classes[i]] - min(row) < OUTLIER_COST:
                 groups[classes[i]].append(self.combined[i])
         mus = [mean_rgb(g) if len(g) >= 2 else mu for g, mu in zip(groups, self.mus)]
+        misfit = [_nll(self.combined[i], mus[classes[i]], BRIGHTNESS_SD)[0] for i in self.body]
+        self.scale = min(SCALE_MAX, max(SCALE_MIN, median(misfit) / MEDIAN_MISFIT))
+        centre_classes = [classes[i] for i in self.fixed]
+        if self.fixed and len(set(centre_classes)) == len(centre_classes):
+            self.centre_refs = self._centre_refs(centre_classes, mus)
+            self.centre_scale = self.scale
         self._costs(mus)
+
+    def _centre_refs(self, centre_classes, mus):
+        """The class readings as the middle centres see them, from a resolved cube.
+
+        The centres are read from another arm position: one gain per channel
+        for all six (the reading over the class reading, each centre's own
+        brightness divided out, the median over the centres, so that one
+        wild centre does not move it).
+        """
+        shapes, levels = [], []
+        for i, k in zip(self.fixed, centre_classes):
+            ratio = [max(c, MIN_COUNT) / max(m, MIN_COUNT) for c, m in zip(self.combined[i], mus[k])]
+            level = (ratio[0] * ratio[1] * ratio[2]) ** (1.0 / 3.0)
+            levels.append(level)
+            shapes.append([r / level for r in ratio])
+        level = median(levels)
+        gain = [level * median([s[ch] for s in shapes]) for ch in range(3)]
+        return [unscale(mu, gain) for mu in mus]
 
     def _costs(self, mus):
         self.mus = mus
-        cost = []
+        cost, junk = [], []
         fixed = set(self.fixed)
         for i, x in enumerate(self.combined):
             if i in fixed:
-                row = [_nll(x, mu, CENTRE_BRIGHTNESS_SD) for mu in self.centre_refs]
+                row = []
+                for mu in self.centre_refs:
+                    fit, prior = _nll(x, mu, CENTRE_BRIGHTNESS_SD)
+                    row.append(fit / self.centre_scale + prior)
             else:
-                row = [_nll(x, mu, BRIGHTNESS_SD) for mu in mus]
+                row = []
+                for mu in mus:
+                    fit, prior = _nll(x, mu, BRIGHTNESS_SD)
+                    row.append(fit / self.scale + prior)
             low = min(row)
             cost.append([min(c - low, COST_CAP) for c in row])
+            junk.append(low >= JUNK_COST)
         self.cost = cost
+        self.junk = junk

@@ -61,6 +61,7 @@ class SensorModel(object):
                     key, ", ".join(sorted(self.params))))
             self.params[key] = float(params[key])
         p = self.params
+        self.wild_count = 0      # wild readings drawn so far (for benchmarks)
         self.unit_gain = tuple(max(0.5, rng.gauss(1.0, p["unit"])) for _ in range(3))
         self.centre_gain = tuple(g * max(0.3, rng.gauss(1.0, p["centre"]))
                                  for g in CENTRE_GAIN)
@@ -113,6 +114,7 @@ class SensorModel(object):
 
     def _wild(self, name):
         """A wild reading: another colour's reading, or junk."""
+        self.wild_count += 1
         if self.rng.random() < 0.5:
             return self.reading(self._other(name))
         return tuple(self.rng.randrange(JUNK_MAX) for _ in range(3))
