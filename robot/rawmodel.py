@@ -115,15 +115,13 @@ class RawModel(object):
         fixed = set(self.fixed)
         for i, x in enumerate(self.combined):
             if i in fixed:
-                row = []
-                for mu in self.centre_refs:
-                    fit, prior = _nll(x, mu, CENTRE_BRIGHTNESS_SD)
-                    row.append(fit / self.centre_scale + prior)
+                refs, bright_sd, scale = self.centre_refs, CENTRE_BRIGHTNESS_SD, self.centre_scale
             else:
-                row = []
-                for mu in mus:
-                    fit, prior = _nll(x, mu, BRIGHTNESS_SD)
-                    row.append(fit / self.scale + prior)
+                refs, bright_sd, scale = mus, BRIGHTNESS_SD, self.scale
+            row = []
+            for mu in refs:
+                fit, prior = _nll(x, mu, bright_sd)
+                row.append(fit / scale + prior)
             low = min(row)
             cost.append([min(c - low, COST_CAP) for c in row])
             junk.append(low >= JUNK_COST)

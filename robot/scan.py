@@ -269,9 +269,9 @@ class Scanner(object):
             except ScanUnresolved as exc:
                 # Resolution that names no facelet doubts them all.
                 doubtful = sorted(set(exc.doubtful)) or list(range(6 * self.n * self.n))
-                wanted = rescan.rescan_set(doubtful, self.readings)
                 if rescans >= self.config.max_rescans:
                     return ScanResult(self.readings, None, None, self.where, rescans, doubtful,
                                       self.mech.now_s() - start)
+                wanted = rescan.rescan_set(doubtful, self.readings)
             rescans += 1
             self.read_facelets(set(wanted))
