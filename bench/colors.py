@@ -8,7 +8,13 @@ median CPU ms per resolve (time.process_time: the machine is shared).
 Anchor: a plain nearest-colour classifier (each facelet alone, white-balanced,
 CIE Lab), as robots without the cube's constraints do.
 
-Usage: python bench/colors.py [--count N] [--samples-count N] [--big-count N] [--no-record]
+Each scan then goes through the robot's rescan loop (robot.rescan): the
+reported facelets are read again and the scan resolved again, and the
+final outcome is reported as well.
+
+Usage: python bench/colors.py [--count N] [--samples-count N] [--big-count N]
+       [--sizes N ...] [--levels L ...] [--samples K ...] [--no-record]
+(only a full run is recorded)
 """
 
 import argparse
@@ -17,6 +23,7 @@ import os
 import random
 import sys
 import time
+from collections import Counter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -25,8 +32,10 @@ from bench.record import record  # noqa: E402
 from robot.colorprofile import default_profile  # noqa: E402
 from robot.colors import resolve  # noqa: E402
 from robot.colorspace import channel_gain, combine, distance2, lab, scale  # noqa: E402
+from robot.config import Config  # noqa: E402
 from robot.errors import ScanUnresolved  # noqa: E402
-from robot.sim.sensor_model import SensorModel  # noqa: E402
+from robot.rescan import RESCAN_SAMPLES, rescan_set  # noqa: E402
+from robot.sim.sensor_model import SensorModel, centre_indices  # noqa: E402
 from solver.facelets import solved  # noqa: E402
 from solver.moves import apply, face_turns  # noqa: E402
 
@@ -57,36 +66,68 @@ def nearest_only(scan):
     return "".join(out)
 
 
-def run(n, level, count, samples, seed):
+def rescan(sensor, state, n, scan, doubtful):
+    """Read the facelets the robot would rescan again, as robot.rescan does.
+
+    Every facelet in rescan_set gets RESCAN_SAMPLES new samples (each at its
+    own spot, so its own brightness), added to its earlier ones. Returns how
+    many facelets were read again.
+    """
+    centres = centre_indices(n)
+    wanted = rescan_set(doubtful, scan)
+    for i in wanted:
+        scan[i].extend(sensor.reading(state[i], centre=i in centres)
+                       for _ in range(RESCAN_SAMPLES))
+    return len(wanted)
+
+
+def resolve_with_rescans(sensor, state, n, scan, max_rescans, times):
+    """(first outcome, final outcome, facelets reread): outcomes are
+    "exact", "doubtful" or "wrong"; the robot's loop of resolve and rescan."""
+    outcomes, reread = [], 0
+    for attempt in range(max_rescans + 1):
+        start = time.process_time()
+        try:
+            result = resolve(scan, n)
+        except ScanUnresolved as err:
+            times.append(time.process_time() - start)
+            outcomes.append("doubtful")
+            if attempt < max_rescans:
+                reread += rescan(sensor, state, n, scan, err.doubtful)
+            continue
+        times.append(time.process_time() - start)
+        outcomes.append("exact" if same_cube(result.state, state) else "wrong")
+        break
+    return outcomes[0], outcomes[-1], reread
+
+
+def run(n, level, count, samples, seed, max_rescans):
     rng = random.Random(seed)
     turns = face_turns(n)
-    exact = doubtful = wrong = anchor = wild = clean_exact = 0
+    first, final = Counter(), Counter()
+    anchor = wild = clean_exact = reread = 0
     times = []
     for _ in range(count):
         state = apply(solved(n), [rng.choice(turns) for _ in range(SCRAMBLE)], n)
         sensor = SensorModel(random.Random(rng.random()), level)
         scan = sensor.scan(state, n, samples)
-        wild += sensor.wild_count > 0
+        is_wild = sensor.wild_count > 0
+        wild += is_wild
         anchor += same_cube(nearest_only(scan), state)
-        start = time.process_time()
-        try:
-            result = resolve(scan, n)
-        except ScanUnresolved:
-            doubtful += 1
-        else:
-            if same_cube(result.state, state):
-                exact += 1
-                clean_exact += sensor.wild_count == 0
-            else:
-                wrong += 1
-        times.append(time.process_time() - start)
+        one, last, k = resolve_with_rescans(sensor, state, n, scan, max_rescans, times)
+        first[one] += 1
+        final[last] += 1
+        reread += k
+        clean_exact += one == "exact" and not is_wild
     times.sort()
     pct = lambda k: 100.0 * k / count  # noqa: E731
-    return {"n": n, "level": level, "samples": samples, "count": count, "exact": pct(exact),
-            "doubtful": pct(doubtful), "wrong": pct(wrong), "anchor": pct(anchor),
-            "wild": pct(wild),
+    return {"n": n, "level": level, "samples": samples, "count": count,
+            "exact": pct(first["exact"]), "doubtful": pct(first["doubtful"]),
+            "wrong": pct(first["wrong"]), "anchor": pct(anchor), "wild": pct(wild),
             "clean_exact": "{:.1f}%".format(100.0 * clean_exact / (count - wild))
             if count > wild else "n/a",
+            "final_exact": pct(final["exact"]), "final_wrong": pct(final["wrong"]),
+            "reread": float(reread) / count,
             "median_ms": 1000.0 * times[len(times) // 2], "max_ms": 1000.0 * times[-1]}
 
 
@@ -94,20 +135,30 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000, help="scans per 2x2x2/3x3x3 row")
     parser.add_argument("--samples-count", type=int, default=300,
-                        help="scans per 2x2x2/3x3x3 row with 3 samples per facelet")
+                        help="scans per row with 3 samples per facelet")
     parser.add_argument("--big-count", type=int, default=1000, help="scans per 4x4x4/5x5x5 row")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[2, 3, 4, 5])
+    parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS)
+    parser.add_argument("--samples", type=int, nargs="+", default=[1, 3],
+                        help="samples per facelet, one row each")
     parser.add_argument("--no-record", action="store_true", help="print only")
     args = parser.parse_args()
     rows = []
-    plan = [(n, level, samples) for n in (2, 3) for samples in (1, 3) for level in LEVELS]
-    plan += [(n, level, 1) for n in (4, 5) for level in LEVELS]
+    max_rescans = Config().max_rescans
+    plan = [(n, level, samples) for n in (2, 3, 4, 5) for samples in (1, 3) for level in LEVELS]
     for k, (n, level, samples) in enumerate(plan):
-        count = args.big_count if n > 3 else (args.count if samples == 1 else args.samples_count)
-        row = run(n, level, count, samples, seed=1000 + k)
+        if n not in args.sizes or level not in args.levels or samples not in args.samples:
+            continue
+        if samples > 1:
+            count = args.samples_count
+        else:
+            count = args.big_count if n > 3 else args.count
+        row = run(n, level, count, samples, 1000 + k, max_rescans)
         rows.append(row)
         print("{n}x{n}x{n} {level:8s} samples={samples} n={count}: exact {exact:.1f}% "
               "doubtful {doubtful:.1f}% wrong {wrong:.1f}% | with a wild reading {wild:.1f}%, exact "
-              "without {clean_exact} | nearest-only {anchor:.1f}% | "
+              "without {clean_exact} | after rescans exact {final_exact:.1f}% wrong {final_wrong:.1f}% "
+              "({reread:.2f} facelets reread) | nearest-only {anchor:.1f}% | "
               "median {median_ms:.1f} ms, max {max_ms:.0f} ms".format(**row))
         sys.stdout.flush()
     lines = [
@@ -120,17 +171,24 @@ def main():
         "without the cube's constraints read.".format(datetime.date.today().isoformat()),
         "",
         "*Wild* = scans with at least one wild reading (another colour's reading or junk, "
-        "`SensorModel.wild_count`); *exact w/o wild* = % exact among the other scans.",
+        "`SensorModel.wild_count`); *exact w/o wild* = % exact among the other scans. "
+        "*After rescans*: the robot's loop (robot/scan.py): the facelets a report names, "
+        "plus those whose own samples disagree, are read {} more times each at displaced "
+        "spots and the scan is resolved again, at most {} times (config `max_rescans`); "
+        "*reread* = facelets read again per scan. Times are per resolve call.".format(
+            RESCAN_SAMPLES, max_rescans),
         "",
         "| cube | noise | samples/facelet | scans | exact | reported doubtful | wrong | "
-        "wild | exact w/o wild | nearest-only exact | median ms | max ms |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "wild | exact w/o wild | exact after rescans | wrong after rescans | reread | "
+        "nearest-only exact | median ms | max ms |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append("| {n}x{n}x{n} | {level} | {samples} | {count} | {exact:.1f}% | {doubtful:.1f}% | "
-                     "{wrong:.1f}% | {wild:.1f}% | {clean_exact} | {anchor:.1f}% | "
+                     "{wrong:.1f}% | {wild:.1f}% | {clean_exact} | {final_exact:.1f}% | "
+                     "{final_wrong:.1f}% | {reread:.2f} | {anchor:.1f}% | "
                      "{median_ms:.1f} | {max_ms:.0f} |".format(**r))
-    if not args.no_record:
+    if not args.no_record and len(rows) == len(plan):
         record("colors", "\n".join(lines))
 
 

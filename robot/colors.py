@@ -1,7 +1,9 @@
 """From raw colour-sensor readings to the most likely valid facelet string.
 
 `resolve(readings, n, profile=None)` is the whole job:
-1. several samples of a facelet are combined by the per-channel median;
+1. several samples of a facelet are combined robustly (robot.colorspace.combine:
+   median shape at median brightness), and a facelet with more samples than
+   the scan's usual count weighs more (`sample_weights`);
 2. the scan is white-balanced against the profile's references (grey-world:
    a cube shows every colour equally often), the middle centres separately
    (they are read from another arm position and look darker and yellower);
@@ -29,9 +31,9 @@ from solver.facelets import FACES, check_size, solved
 
 from .assign import DBL, PieceSearch, build_levels, fill, labellings
 from .balanced import hungarian, swap_gaps
-from .colormodel import ColourModel
+from .colormodel import COST_CAP, ColourModel
 from .colorprofile import check_profile, default_profile
-from .colorspace import combine
+from .colorspace import combine, median
 from .errors import ScanUnresolved
 from .pieces import orbits, solved_pieces
 from .rawmodel import RawModel
@@ -45,6 +47,11 @@ CORRECTION_COST = 4.0
 # this much, or that costs this much (it reads unlike its colour).
 NOT_NEAREST_COST = 1.0
 UNLIKE_COST = 7.0
+# On a noisy scan, an exchange of two wings or centres this close is ambiguous:
+# one wild reading (it costs at most COST_CAP) plus one clear misfit.
+NOISY_MARGIN = COST_CAP + CORRECTION_COST
+# More junk readings (robot.rawmodel) than this and the scan is read again.
+MAX_JUNK = 1
 # More corrections than this and the scan is not trusted.
 MAX_CORRECTIONS = 2
 # Each correction after the first needs the next valid cube this much further away.
@@ -72,6 +79,21 @@ per facelet, 0..1 confidence in its colour.
 """
 
 
+def sample_weights(readings):
+    """Per facelet, its sample count over the scan's median count (the weight of
+    its evidence: a facelet read again outweighs a facelet read once)."""
+    counts = [len(samples) for samples in readings]
+    base = float(median(counts))
+    return [k / base for k in counts]
+
+
+def _unresolved(model, message, doubtful):
+    """ScanUnresolved naming `doubtful` and every junk reading (it tells nothing:
+    a rescan is its only evidence)."""
+    junk = [i for i, flag in enumerate(model.junk) if flag]
+    return ScanUnresolved(message, sorted(set(doubtful) | set(junk)))
+
+
 def _low_margin(cost, classes, limit):
     """Facelets whose best other class costs less than `limit` more than their own."""
     out = []
@@ -82,29 +104,30 @@ def _low_margin(cost, classes, limit):
     return out
 
 
-def _orbit_solve(cost, n, label, letters):
-    """Wings and centres of a big cube (robot.balanced); returns ambiguous facelets."""
+def _orbit_solve(cost, n, label, letters, margin=MARGIN):
+    """Wings and centres of a big cube (robot.balanced); returns the facelets of
+    exchanges that cost less than `margin` more (ambiguous)."""
     orb, home = orbits(n), solved(n)
     doubtful = set()
     for positions in orb.wings:
         pieces = solved_pieces(positions, home)
         matrix = [[sum(cost[i][label[c]] for i, c in zip(spot, piece)) for piece in pieces]
                   for spot in positions]
-        _balanced(matrix, positions, pieces, letters, doubtful)
+        _balanced(matrix, positions, pieces, letters, doubtful, margin)
     for facelets in orb.centres:
         per = len(facelets) // 6
         slots = [(face,) for face in FACES for _ in range(per)]
         matrix = [[cost[i][label[s[0]]] for s in slots] for i in facelets]
-        _balanced(matrix, [(i,) for i in facelets], slots, letters, doubtful)
+        _balanced(matrix, [(i,) for i in facelets], slots, letters, doubtful, margin)
     return doubtful
 
 
-def _balanced(matrix, positions, pieces, letters, doubtful):
+def _balanced(matrix, positions, pieces, letters, doubtful, margin):
     assignment = hungarian(matrix)
     for spot, col in zip(positions, assignment):
         for i, c in zip(spot, pieces[col]):
             letters[i] = c
-    for a, b, _ in swap_gaps(matrix, assignment, MARGIN, pieces):
+    for a, b, _ in swap_gaps(matrix, assignment, margin, pieces):
         doubtful.update(positions[a])
         doubtful.update(positions[b])
 
@@ -116,6 +139,25 @@ def _letters(n, label, placements):
         letters[i] = FACES[k]
     fill(letters, placements, orb.corners, orb.edges)
     return letters
+
+
+def _check_noisy_orbits(model, n, label, letters, classes):
+    """Raise ScanUnresolved when a noisy big cube's wings or centres are not sure.
+
+    Wings and centres have no parity to check a reading against, and on a
+    noisy scan two readings can each look like the other's colour (a red
+    wing like orange and an orange one like red, a 4x4x4 at high noise): so
+    no wing or centre may be off its nearest colour, and no exchange of two
+    may come within NOISY_MARGIN.
+    """
+    cost, orb = model.cost, orbits(n)
+    weak = [i for spot in orb.wings for pair in spot for i in pair]
+    weak += [i for facelets in orb.centres for i in facelets]
+    off = [i for i in weak if cost[i][classes[i]] - min(cost[i]) >= NOT_NEAREST_COST]
+    close = _orbit_solve(cost, n, label, list(letters), NOISY_MARGIN)
+    if off or close:
+        raise _unresolved(model, "{} wing or centre facelets are unsure on a noisy scan".format(
+            len(set(off) | close)), set(off) | close)
 
 
 def _search(cost, n):
@@ -142,13 +184,13 @@ def _search(cost, n):
     return search, letters, label, ambiguous
 
 
-def _resolve_view(combined, n, profile, space):
+def _resolve_view(combined, n, profile, space, weights=None):
     """Resolve in one colour space: (model, search, letters, label, ambiguous).
 
     The class statistics are refitted on the resolved cube and the cube
     resolved again until it stays the same (at most REFIT_ROUNDS times).
     """
-    model = RawModel(combined, n, profile) if space == "raw" else \
+    model = RawModel(combined, n, profile, weights) if space == "raw" else \
         ColourModel(combined, n, profile, space)
     previous = None
     for round_ in range(REFIT_ROUNDS + 1):
@@ -176,25 +218,26 @@ def resolve(readings, n, profile=None):
     readings = check_readings(readings, n)
     profile = check_profile(profile) if profile is not None else default_profile()
     combined = [combine(samples) for samples in readings]
-    model, search, letters, label, ambiguous = _resolve_view(combined, n, profile, SPACES[0])
+    model, search, letters, label, ambiguous = _resolve_view(combined, n, profile, SPACES[0],
+                                                             sample_weights(readings))
     cost = model.cost
     if letters is None:
-        raise ScanUnresolved("no valid cube is close to the readings",
-                             _low_margin(cost, None, MARGIN))
+        raise _unresolved(model, "no valid cube is close to the readings",
+                          _low_margin(cost, None, MARGIN))
     best_cost = search.found[0][0]
     if len(search.found) > 1 and search.found[1][0] - best_cost < MARGIN:
         _, label2, placements2 = search.found[1]
         other = _letters(n, label2, placements2)
         differ = [i for i, (a, b) in enumerate(zip(letters, other))
                   if b is not None and label[a] != label2[b]]
-        raise ScanUnresolved("two valid cubes fit the readings almost equally well: "
-                             "{} facelets differ".format(len(differ)), differ)
+        raise _unresolved(model, "two valid cubes fit the readings almost equally well: "
+                          "{} facelets differ".format(len(differ)), differ)
     if search.exhausted:
-        raise ScanUnresolved("the search ran out of effort: the readings are too unclear",
-                             _low_margin(cost, None, MARGIN))
+        raise _unresolved(model, "the search ran out of effort: the readings are too unclear",
+                          _low_margin(cost, None, MARGIN))
     if ambiguous:
-        raise ScanUnresolved("some wings or centres could be swapped: {} facelets are "
-                             "doubtful".format(len(ambiguous)), sorted(ambiguous))
+        raise _unresolved(model, "some wings or centres could be swapped: {} facelets are "
+                          "doubtful".format(len(ambiguous)), sorted(ambiguous))
     classes = [label[c] for c in letters]
     for space in SPACES[1:]:
         other = _resolve_view(combined, n, profile, space)
@@ -202,13 +245,22 @@ def resolve(readings, n, profile=None):
             differ = [i for i, (a, b) in enumerate(zip(letters, other[2]))
                       if classes[i] != other[3][b]]
             if differ:
-                raise ScanUnresolved("the two colour views disagree on {} facelets".format(
+                raise _unresolved(model, "the two colour views disagree on {} facelets".format(
                     len(differ)), differ)
-    # On a noisy scan a junk reading (it fits no colour) counts as a correction: its
-    # colour is a guess (a 4x4x4 at high noise went wrong on such a reading otherwise).
+    # A junk reading (it fits no colour) is no evidence. One on a quiet scan is
+    # settled by the cube's constraints; on a noisy scan, or with more than
+    # MAX_JUNK of them, the sensor is misbehaving and the colour the
+    # constraints give rests on readings that may be wild too (a 3x3x3 at high
+    # noise went wrong with two junk readings, an orange-looking red and a
+    # red-looking blue): they are read again.
     quiet = model.scale <= QUIET_SCALE
-    corrected = [i for i, row in enumerate(cost)
-                 if row[classes[i]] - min(row) >= CORRECTION_COST or (model.junk[i] and not quiet)]
+    junk = sum(model.junk)
+    if junk > MAX_JUNK or (junk and not quiet):
+        raise _unresolved(model, "{} readings fit no colour (at most {} on a quiet scan)".format(
+            junk, MAX_JUNK), [])
+    if not quiet and n > 3:
+        _check_noisy_orbits(model, n, label, letters, classes)
+    corrected = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= CORRECTION_COST]
     doubtful = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= NOT_NEAREST_COST
                 or row[classes[i]] >= UNLIKE_COST]
     gap = search.found[1][0] - best_cost if len(search.found) > 1 else SEARCH_MARGIN
@@ -222,9 +274,9 @@ def resolve(readings, n, profile=None):
         if weak.intersection(corrected):
             allowed = 0
     if len(corrected) > allowed or gap < MARGIN + MARGIN_PER_CORRECTION * (len(corrected) - 1):
-        raise ScanUnresolved("{} facelets read unlike the colour the cube needs there "
-                             "(at most {} are corrected, a second one only on a quiet scan with no "
-                             "other valid cube close)".format(len(corrected), allowed),
+        raise _unresolved(model, "{} facelets read unlike the colour the cube needs there "
+                          "(at most {} are corrected, a second one only on a quiet scan with no "
+                          "other valid cube close)".format(len(corrected), allowed),
                              corrected)
     return Resolution(
         state="".join(letters),

@@ -36,11 +36,23 @@ def median(values):
 
 
 def combine(samples):
-    """One (r, g, b) from several samples of a facelet: the median of each channel.
+    """One (r, g, b) from several samples of a facelet, robust to wild ones.
 
-    The median ignores a single wild sample among three or more.
+    Samples read from different spots differ in brightness (the arm's
+    distance), so their channels are not mixed as they are: each sample's
+    level is the median over channels of its ratio to the per-channel
+    median, the samples are divided by their levels, and the result is the
+    per-channel median of those, at the median level. A brightness change
+    cancels out exactly; a wild sample, or a wild channel of a sample, is
+    outvoted when it is a minority (one among three or more). One sample is
+    returned as it is.
     """
-    return tuple(median([s[ch] for s in samples]) for ch in range(3))
+    if len(samples) == 1:
+        return tuple(float(c) for c in samples[0])
+    mid = [max(median([s[ch] for s in samples]), MIN_COUNT) for ch in range(3)]
+    levels = [max(median([s[ch] / mid[ch] for ch in range(3)]), _EPS) for s in samples]
+    level = median(levels)
+    return tuple(level * median([s[ch] / b for s, b in zip(samples, levels)]) for ch in range(3))
 
 
 def mean_rgb(rgbs):

@@ -27,7 +27,8 @@ SCALE_MIN, SCALE_MAX = 0.2, 4.0
 # half the median of a chi-square with 2 degrees of freedom (3 channels, 1 brightness).
 MEDIAN_MISFIT = math.log(2.0)
 # A reading that fits no class better than this (negative log-likelihood, noise
-# scale applied) is junk: its nearest colour is no evidence (`junk[i]`).
+# scale applied) is junk: its nearest colour is no evidence (`junk[i]`), so it
+# costs the same for every class and is left out of the refit.
 JUNK_COST = 20.0
 # Brightness is searched within these factors.
 BRIGHTNESS_MIN, BRIGHTNESS_MAX = 0.3, 3.0
@@ -47,15 +48,21 @@ def _nll(x, mu, bright_sd):
 class RawModel(object):
     """Costs `cost[i][k]` of facelet i being class k, for one scan (see module doc).
 
+    `weights[i]` (default 1) multiplies facelet i's costs: the evidence of its
+    samples against that of a typical facelet of the scan (robot.colors
+    passes the sample count over the scan's median count, so a facelet read
+    again five times outweighs the one reading of its neighbour).
+
     `scale` is the scan's noise variance against the nominal JITTER/FLOOR
     model, re-estimated at every refit from the facelets' misfit under their
     classes (robust: a median), so that a quiet sensor gets sharp costs and a
     noisy one soft costs.
     """
 
-    def __init__(self, combined, n, profile):
+    def __init__(self, combined, n, profile, weights=None):
         refs = profile["facelets"]
         self.combined = combined
+        self.weights = weights or [1.0] * len(combined)
         self.fixed = orbits(n).fixed
         fixed = set(self.fixed)
         self.body = [i for i in range(len(combined)) if i not in fixed]
@@ -78,12 +85,13 @@ class RawModel(object):
         Facelets that read clearly unlike their class (OUTLIER_COST) are left out.
         """
         groups = [[] for _ in range(6)]
-        for i in self.body:
+        body = [i for i in self.body if not self.junk[i]]
+        for i in body:
             row = self.cost[i]
             if row[classes[i]] - min(row) < OUTLIER_COST:
                 groups[classes[i]].append(self.combined[i])
         mus = [mean_rgb(g) if len(g) >= 2 else mu for g, mu in zip(groups, self.mus)]
-        misfit = [_nll(self.combined[i], mus[classes[i]], BRIGHTNESS_SD)[0] for i in self.body]
+        misfit = [_nll(self.combined[i], mus[classes[i]], BRIGHTNESS_SD)[0] for i in body]
         self.scale = min(SCALE_MAX, max(SCALE_MIN, median(misfit) / MEDIAN_MISFIT))
         centre_classes = [classes[i] for i in self.fixed]
         if self.fixed and len(set(centre_classes)) == len(centre_classes):
@@ -123,7 +131,11 @@ class RawModel(object):
                 fit, prior = _nll(x, mu, bright_sd)
                 row.append(fit / scale + prior)
             low = min(row)
-            cost.append([min(c - low, COST_CAP) for c in row])
+            weight = self.weights[i]
+            if low >= JUNK_COST:
+                cost.append([0.0] * len(row))     # no evidence for any class
+            else:
+                cost.append([weight * min(c - low, COST_CAP) for c in row])
             junk.append(low >= JUNK_COST)
         self.cost = cost
         self.junk = junk

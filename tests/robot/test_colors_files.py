@@ -45,9 +45,10 @@ def test_own_format_keeps_samples():
     assert n == 3 and readings == [[tuple(s) for s in samples] for samples in scan]
 
 
-def test_defacto_of_several_samples_is_the_median():
+def test_defacto_of_several_samples_ignores_wild_channels():
     scan = [[(10, 20, 30), (12, 200, 31), (11, 21, 500)]] + [[(1, 1, 1)]] * 53
-    assert dump_defacto(scan, 3)["1"] == [11, 21, 31]
+    got = dump_defacto(scan, 3)["1"]
+    assert all(abs(a - b) <= 1 for a, b in zip(got, [11, 21, 31])), got
 
 
 @pytest.mark.parametrize("text, words", [
