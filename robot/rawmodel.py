@@ -131,11 +131,13 @@ class RawModel(object):
                 fit, prior = _nll(x, mu, bright_sd)
                 row.append(fit / scale + prior)
             low = min(row)
-            weight = self.weights[i]
-            if low >= JUNK_COST:
+            # A middle centre is never junk: its look varies more from robot to
+            # robot, and the six centres settle each other (robot.assign).
+            is_junk = low >= JUNK_COST and i not in fixed
+            if is_junk:
                 cost.append([0.0] * len(row))     # no evidence for any class
             else:
-                cost.append([weight * min(c - low, COST_CAP) for c in row])
-            junk.append(low >= JUNK_COST)
+                cost.append([self.weights[i] * min(c - low, COST_CAP) for c in row])
+            junk.append(is_junk)
         self.cost = cost
         self.junk = junk
