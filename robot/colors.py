@@ -35,6 +35,7 @@ from .colormodel import COST_CAP, ColourModel
 from .colorprofile import check_profile, default_profile
 from .colorspace import combine, median
 from .errors import ScanUnresolved
+from .rescan import outlying_samples
 from .pieces import orbits, solved_pieces
 from .rawmodel import RawModel
 from .scanfile import check_readings
@@ -50,6 +51,10 @@ UNLIKE_COST = 7.0
 # On a noisy scan, an exchange of two wings or centres this close is ambiguous:
 # one wild reading (it costs at most COST_CAP) plus one clear misfit.
 NOISY_MARGIN = COST_CAP + CORRECTION_COST
+# ... and no more wild samples (robot.rescan.outlying_samples) than this share of
+# all samples, or this many.
+WILD_SAMPLE_RATE = 0.01
+MIN_WILD_SAMPLES = 3
 # More junk readings (robot.rawmodel) than this and the scan is read again.
 MAX_JUNK = 1
 # More corrections than this and the scan is not trusted.
@@ -85,6 +90,16 @@ def sample_weights(readings):
     counts = [len(samples) for samples in readings]
     base = float(median(counts))
     return [k / base for k in counts]
+
+
+def _is_quiet(model, readings):
+    """A scan is quiet when its noise scale is at most QUIET_SCALE and few of
+    its samples are wild (outvoted within their facelet): more than
+    WILD_SAMPLE_RATE of them (and at least MIN_WILD_SAMPLES) means the sensor
+    misreads often, so a facelet may hold a majority of wild samples."""
+    wild = outlying_samples(readings)
+    total = sum(len(samples) for samples in readings)
+    return model.scale <= QUIET_SCALE and wild < max(MIN_WILD_SAMPLES, WILD_SAMPLE_RATE * total)
 
 
 def _unresolved(model, message, doubtful):
@@ -253,7 +268,7 @@ def resolve(readings, n, profile=None):
     # constraints give rests on readings that may be wild too (a 3x3x3 at high
     # noise went wrong with two junk readings, an orange-looking red and a
     # red-looking blue): they are read again.
-    quiet = model.scale <= QUIET_SCALE
+    quiet = _is_quiet(model, readings)
     junk = sum(model.junk)
     if junk > MAX_JUNK or (junk and not quiet):
         raise _unresolved(model, "{} readings fit no colour (at most {} on a quiet scan)".format(

@@ -57,6 +57,19 @@ def disagreeing(readings):
     return out
 
 
+def outlying_samples(readings):
+    """How many samples lie away from their facelet's combined reading (wild
+    samples, outvoted by the others but a sign of how often the sensor
+    misreads). Facelets with one sample have none."""
+    count = 0
+    for samples in readings:
+        if len(samples) < 2:
+            continue
+        centre = combine(samples)
+        count += sum(1 for s in samples if not _agrees(s, centre))
+    return count
+
+
 def rescan_set(doubtful, readings):
     """The facelets to read again: the doubtful ones and those whose samples disagree."""
     return sorted(set(doubtful) | set(disagreeing(readings)))

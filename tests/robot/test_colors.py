@@ -335,13 +335,42 @@ def test_samples_at_different_brightness_keep_their_colour():
 def test_noisy_big_cube_red_orange_wing_swap_is_reported():
     # A red wing that reads orange and an orange wing that reads red, on a noisy
     # scan: nothing in a 4x4x4 tells them apart, so they must be reported.
-    from robot.pieces import orbits
     rng = random.Random(15)
     state = random_state(rng, 4)
-    wings = [i for spot in orbits(4).wings for pair in spot for i in pair]
-    red = next(i for i in wings if state[i] == "R")
-    orange = next(i for i in wings if state[i] == "L")
+    red, orange = _swappable_red_orange_wings(state)
     scan = scan_of(state, 4, 15, "high", wild=0)
     _set_colour(scan, red, "L", rng)
     _set_colour(scan, orange, "R", rng)
     assert _outcome(state, scan, 4) != "wrong"
+
+
+def test_frequent_wild_samples_make_a_scan_noisy():
+    # Three samples per facelet on a quiet sensor. A red wing reads orange and its
+    # orange twin reads between the two: on a quiet scan the swapped cube is the
+    # likely one and is returned; when many facelets also hold a wild sample the
+    # sensor misreads often, the noisy-scan rules apply and the pair is reported.
+    rng = random.Random(16)
+    state = random_state(rng, 4)
+    scan = scan_of(state, 4, 16, "low", samples=3)
+    red, orange = _swappable_red_orange_wings(state)
+    between = [0.4 * a + 0.6 * b for a, b in zip(EV3_TYPICAL_RAW["red"], EV3_TYPICAL_RAW["orange"])]
+    for index, ref in ((red, EV3_TYPICAL_RAW["orange"]), (orange, between)):
+        scan[index] = [tuple(int(v * rng.uniform(0.98, 1.02)) for v in ref) for _ in range(3)]
+    assert _outcome(state, [list(s) for s in scan], 4) == "wrong"
+    for index in rng.sample([i for i in range(96) if i not in (red, orange)], 12):
+        scan[index][0] = (rng.randrange(400), rng.randrange(400), rng.randrange(400))
+    assert _outcome(state, scan, 4) == "doubtful"
+
+
+def _swappable_red_orange_wings(state):
+    """Facelets (r, o) of a red and an orange wing that share their other colour and
+    handedness: swapping red and orange there gives another valid 4x4x4."""
+    from robot.pieces import orbits
+    for orbit in orbits(4).wings:
+        for a in orbit:
+            for b in orbit:
+                if state[a[0]] == "R" and state[b[0]] == "L" and state[a[1]] == state[b[1]]:
+                    return a[0], b[0]
+                if state[a[1]] == "R" and state[b[1]] == "L" and state[a[0]] == state[b[0]]:
+                    return a[1], b[1]
+    raise AssertionError("no such wings")
