@@ -104,9 +104,11 @@ def _is_quiet(model, readings):
 
 def _unresolved(model, message, doubtful):
     """ScanUnresolved naming `doubtful` and every junk reading (it tells nothing:
-    a rescan is its only evidence)."""
+    a rescan is its only evidence); all facelets when that names none."""
     junk = [i for i, flag in enumerate(model.junk) if flag]
-    return ScanUnresolved(message, sorted(set(doubtful) | set(junk)))
+    named = sorted(set(doubtful) | set(junk))
+    # Nothing singled out (e.g. a sensor reading black everywhere): every facelet is in doubt.
+    return ScanUnresolved(message, named or list(range(len(model.cost))))
 
 
 def _low_margin(cost, classes, limit):

@@ -92,7 +92,8 @@ class RawModel(object):
                 groups[classes[i]].append(self.combined[i])
         mus = [mean_rgb(g) if len(g) >= 2 else mu for g, mu in zip(groups, self.mus)]
         misfit = [_nll(self.combined[i], mus[classes[i]], BRIGHTNESS_SD)[0] for i in body]
-        self.scale = min(SCALE_MAX, max(SCALE_MIN, median(misfit) / MEDIAN_MISFIT))
+        if misfit:          # else every reading is junk (a dead sensor): keep the scale
+            self.scale = min(SCALE_MAX, max(SCALE_MIN, median(misfit) / MEDIAN_MISFIT))
         centre_classes = [classes[i] for i in self.fixed]
         if self.fixed and len(set(centre_classes)) == len(centre_classes):
             self.centre_refs = self._centre_refs(centre_classes, mus)

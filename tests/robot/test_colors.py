@@ -374,3 +374,11 @@ def _swappable_red_orange_wings(state):
                 if state[a[1]] == "R" and state[b[1]] == "L" and state[a[0]] == state[b[0]]:
                     return a[1], b[1]
     raise AssertionError("no such wings")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@pytest.mark.parametrize("grey", [(300, 300, 300), (0, 0, 0), (1020, 1020, 1020)])
+def test_a_dead_sensor_is_reported_with_facelets(n, grey):
+    with pytest.raises(ScanUnresolved) as info:
+        resolve([[grey]] * (6 * n * n), n)
+    assert info.value.doubtful and all(0 <= i < 6 * n * n for i in info.value.doubtful)
