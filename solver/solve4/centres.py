@@ -149,7 +149,7 @@ class CentreStage(object):
 
 
 def mask_of_slots(slots):
-    """The mask with exactly these centre slots set."""
+    """The mask with exactly these slots set (centre or wing slots)."""
     mask = 0
     for s in slots:
         mask |= 1 << s
