@@ -14,7 +14,7 @@ L/R centres on the L/R axis (what phase 1 reached).
 """
 
 from ..moves import Move
-from .model import EDGE_MOVES, GENERATORS, N_WINGS, wing_map
+from .model import EDGE_MOVES, N_WINGS, wing_map
 
 HALF = 2
 QUARTER_TURNS = (1, 2, 3)

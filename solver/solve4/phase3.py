@@ -41,7 +41,7 @@ N_TRIPLE = BASE ** 3
 N_TRIPLES = N_TRIPLE * N_TRIPLE         # 12^6 = 2,985,984
 N_EDGES = N_ORBIT
 TRIPLE = 3
-FIRST_EDGES = 3
+FIRST_EDGES = 4
 MAX_STAGE_COST = 20
 PARITY_NODE_CAP = 100000       # nodes spent looking for a last stage without PLL parity
 
