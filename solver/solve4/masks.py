@@ -111,3 +111,40 @@ class CombCoord(object):
                 mask |= 1 << s
             table[self.rank(mask)] = mask
         return table
+
+
+def mask_of_slots(slots):
+    """The mask with exactly these slots set (centre or wing slots)."""
+    mask = 0
+    for s in slots:
+        mask |= 1 << s
+    return mask
+
+
+class MaskStage(object):
+    """A stage whose state is one mask with k of `slots` set, goal one mask.
+
+    Gives what the shared builder and IDA* need: moves, apply, rank, goals,
+    neighbours (ranks are CombCoord ranks).
+    """
+
+    def __init__(self, moves, perm_of, slots, k, goal_slots):
+        self.moves = list(moves)
+        self.mover = MaskMover(self.moves, perm_of)
+        self.coord = CombCoord(slots, k)
+        self.size = self.coord.size
+        self.goal_mask = mask_of_slots(goal_slots)
+
+    def apply(self, state, i):
+        return self.mover.apply(state, i)
+
+    def rank(self, state):
+        return self.coord.rank(state)
+
+    def goals(self):
+        return [self.coord.rank(self.goal_mask)]
+
+    def neighbours(self, rank):
+        state = self.coord.unrank(rank)
+        apply, r = self.mover.apply, self.coord.rank
+        return [r(apply(state, i)) for i in range(len(self.moves))]

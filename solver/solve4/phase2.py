@@ -19,8 +19,8 @@ straight down the exact table.
 
 from ..coords import binomial
 from ..tables import UNREACHED, bfs
-from .centres import UD_SLOTS, CentreStage, UDStage, mask_of_slots
-from .masks import CombCoord, MaskMover
+from .centres import UD_SLOTS, CentreStage, UDStage
+from .masks import MaskMover, MaskStage, mask_of_slots
 from .model import N_WINGS, permutation_parity, wing_map
 from .orbits import N_ORBIT, ORBIT_A, PHASE3_MOVES, wing_perm
 
@@ -77,30 +77,14 @@ class CentreOrbitStage(object):
         return [self.rank(self.apply(state, i)) for i in range(len(self.moves))]
 
 
-class EOStage(object):
+class EOStage(MaskStage):
     """State = mask of the wing slots holding the chosen A wings."""
 
     table = "4x4-eo"
-    size = N_EO
 
     def __init__(self):
-        self.moves = axis_moves()
-        self.mover = MaskMover(self.moves, wing_perm)
-        self.coord = CombCoord(range(N_WINGS), N_ORBIT)
-
-    def apply(self, mask, i):
-        return self.mover.apply(mask, i)
-
-    def rank(self, mask):
-        return self.coord.rank(mask)
-
-    def goals(self):
-        return [self.coord.rank(mask_of_slots(ORBIT_A))]
-
-    def neighbours(self, rank):
-        mask = self.coord.unrank(rank)
-        apply, r = self.mover.apply, self.coord.rank
-        return [r(apply(mask, i)) for i in range(len(self.moves))]
+        MaskStage.__init__(self, axis_moves(), wing_perm, range(N_WINGS), N_ORBIT, ORBIT_A)
+        assert self.size == N_EO
 
     def start(self, pos, table):
         """The mask of the best choice of A wings for wing positions pos (table: 4x4-eo)."""
