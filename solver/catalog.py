@@ -22,7 +22,9 @@ SPECS = [
     TableSpec("4x4-centres-lr", 4, "solver.solve4.build:build_lr", True),
     TableSpec("4x4-centres-ud", 4, "solver.solve4.build:build_ud", True),
     TableSpec("4x4-centres", 4, "solver.solve4.build:build_centres", True),
-    TableSpec("4x4-pairs", 4, "solver.solve4.build:build_pairs", True),
+    TableSpec("4x4-centres-p3", 4, "solver.solve4.build:build_centres_p3", True),
+    TableSpec("4x4-eo", 4, "solver.solve4.build:build_eo", True),
+    TableSpec("4x4-triples", 4, "solver.solve4.build:build_triples", True),
 ]
 
 

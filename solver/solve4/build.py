@@ -35,12 +35,24 @@ def build_ud(path, progress=None):
 
 
 def build_centres(path, progress=None):
-    """4x4-centres: stage 3, every centre solved (343,000 states)."""
+    """4x4-centres: every centre solved (343,000 states; the pairs stage heuristic)."""
     from .centres import CentreStage
     _build(CentreStage(), path, progress)
 
 
-def build_pairs(path, progress=None):
-    """4x4-pairs: two edges paired (24^4 entries; slots that repeat stay unreached)."""
-    from .edges import PairTable
-    _build(PairTable(), path, progress, complete=False)
+def build_eo(path, progress=None):
+    """4x4-eo: the wing stage, A wings onto the A orbit (C(24, 12) = 2,704,156 states)."""
+    from .phase2 import EOStage
+    _build(EOStage(), path, progress)
+
+
+def build_triples(path, progress=None):
+    """4x4-triples: phase 3, three edges paired (12^6 entries; repeated slots stay unreached)."""
+    from .phase3 import TripleTable
+    _build(TripleTable(), path, progress, complete=False)
+
+
+def build_centres_p3(path, progress=None):
+    """4x4-centres-p3: the wing stage, centres into a phase-3 solvable configuration (343,000)."""
+    from .phase2 import CentreOrbitStage
+    _build(CentreOrbitStage(), path, progress)

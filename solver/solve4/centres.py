@@ -19,8 +19,8 @@ apply, rank and the goal ranks the shared builder and IDA* need.
 """
 
 from ..facelets import FACES
-from .masks import CombCoord, MaskMover, mask_of
-from .model import (CENTRES, EDGE_MOVES, GENERATORS, N, permutation_parity,
+from .masks import CombCoord, MaskMover, MaskStage, mask_of, mask_of_slots
+from .model import (CENTRES, EDGE_MOVES, GENERATORS, N, centre_perm, permutation_parity,
                     wing_map)
 
 FACE_SLOTS = dict((f, tuple(k for k, c in enumerate(CENTRES) if c // (N * N) == i))
@@ -41,34 +41,17 @@ FB_SLOTS = _slots("FB")
 NOT_LR_SLOTS = _slots("UDFB")
 
 
-class LRStage(object):
+class LRStage(MaskStage):
     """Stage 1: state = mask of centre slots holding L/R colours."""
 
     table = "4x4-centres-lr"
 
     def __init__(self):
-        self.moves = list(GENERATORS)
-        self.mover = MaskMover(self.moves)
-        self.coord = CombCoord(range(len(CENTRES)), PER_AXIS)
-        self.size = self.coord.size
+        MaskStage.__init__(self, GENERATORS, centre_perm, range(len(CENTRES)), PER_AXIS, LR_SLOTS)
 
     def start(self, symbols):
         """State from the 24 centre symbols (URFDLB letters)."""
         return mask_of(symbols, "LR")
-
-    def apply(self, state, i):
-        return self.mover.apply(state, i)
-
-    def rank(self, state):
-        return self.coord.rank(state)
-
-    def goals(self):
-        return [self.coord.rank(mask_of_slots(LR_SLOTS))]
-
-    def neighbours(self, rank):
-        state = self.coord.unrank(rank)
-        apply, r = self.mover.apply, self.coord.rank
-        return [r(apply(state, i)) for i in range(len(self.moves))]
 
 
 class UDStage(object):
@@ -146,11 +129,3 @@ class CentreStage(object):
     def neighbours(self, rank):
         state = self.unrank(rank)
         return [self.rank(self.apply(state, i)) for i in range(len(self.moves))]
-
-
-def mask_of_slots(slots):
-    """The mask with exactly these centre slots set."""
-    mask = 0
-    for s in slots:
-        mask |= 1 << s
-    return mask

@@ -1,6 +1,7 @@
-"""Centre facelets as 24-bit masks, and the fast coordinates built on them.
+"""Slot sets as 24-bit masks, and the fast coordinates built on them.
 
-Bit k of a mask is centre slot k (model.CENTRES order). A move permutes the
+Bit k of a mask is centre slot k (model.CENTRES order), or wing slot k
+(model.WINGS order) for the wing masks of phase 2. A move permutes the
 bits; `MaskMover` does that with three 256-entry tables per move (one per
 byte). `CombCoord` ranks "which k of these slots are set" in colex order
 (0 .. C(len(slots), k) - 1), again through per-byte tables, and unranks
@@ -12,8 +13,9 @@ from .model import N_CENTRES, centre_perm
 
 BYTE = 8
 BYTE_VALUES = 256
-N_BYTES = 3                    # 24 centre bits
-assert N_BYTES * BYTE == N_CENTRES
+N_BYTES = 3
+N_BITS = N_BYTES * BYTE        # 24 centre slots, or 24 wing slots
+assert N_BITS == N_CENTRES
 
 
 def mask_of(symbols, wanted):
@@ -26,16 +28,20 @@ def mask_of(symbols, wanted):
 
 
 class MaskMover(object):
-    """Applies moves to centre masks: mover.apply(mask, i) for moves[i]."""
+    """Applies moves to 24-bit masks: mover.apply(mask, i) for moves[i].
 
-    def __init__(self, moves):
+    perm_of(move) gives the move as a permutation of the 24 bit positions
+    (new bit k = old bit perm[k]); by default of the centre slots.
+    """
+
+    def __init__(self, moves, perm_of=centre_perm):
         self.moves = list(moves)
-        self.tables = [self._tables(centre_perm(m)) for m in self.moves]
+        self.tables = [self._tables(perm_of(m)) for m in self.moves]
 
     @staticmethod
     def _tables(perm):
         # new bit k = old bit perm[k]; so old bit j goes to the k with perm[k] = j.
-        dest = [0] * N_CENTRES
+        dest = [0] * N_BITS
         for k, j in enumerate(perm):
             dest[j] = k
         tables = []
@@ -105,3 +111,40 @@ class CombCoord(object):
                 mask |= 1 << s
             table[self.rank(mask)] = mask
         return table
+
+
+def mask_of_slots(slots):
+    """The mask with exactly these slots set (centre or wing slots)."""
+    mask = 0
+    for s in slots:
+        mask |= 1 << s
+    return mask
+
+
+class MaskStage(object):
+    """A stage whose state is one mask with k of `slots` set, goal one mask.
+
+    Gives what the shared builder and IDA* need: moves, apply, rank, goals,
+    neighbours (ranks are CombCoord ranks).
+    """
+
+    def __init__(self, moves, perm_of, slots, k, goal_slots):
+        self.moves = list(moves)
+        self.mover = MaskMover(self.moves, perm_of)
+        self.coord = CombCoord(slots, k)
+        self.size = self.coord.size
+        self.goal_mask = mask_of_slots(goal_slots)
+
+    def apply(self, state, i):
+        return self.mover.apply(state, i)
+
+    def rank(self, state):
+        return self.coord.rank(state)
+
+    def goals(self):
+        return [self.coord.rank(self.goal_mask)]
+
+    def neighbours(self, rank):
+        state = self.coord.unrank(rank)
+        apply, r = self.mover.apply, self.coord.rank
+        return [r(apply(state, i)) for i in range(len(self.moves))]

@@ -1,13 +1,11 @@
 """The 4x4x4 reduction solver: solutions applied back, parity cases, bad input."""
 
-import os
-
 import pytest
 
 from solver import api, facelets, moves, scramble, solve4
 from solver.errors import InvalidCube
 from solver.facelets import face_index
-from solver.solve4 import edges, model, pieces
+from solver.solve4 import model, orbits, phase2, pieces
 from .cubes import all_rotations, check_solves, disguise, seeded
 
 N = 4
@@ -18,7 +16,7 @@ def solved():
 
 
 def test_random_state_solved_and_checked(tables_dir):
-    # a uniformly random state, turned and recoloured (seed 41 takes ~10-30 s here)
+    # a uniformly random state, turned and recoloured
     state = disguise(scramble.random_state(N, seeded(41)), seeded(42))
     solution = api.solve(state, metric="obtm")
     check_solves(state, solution.moves)
@@ -63,16 +61,11 @@ OLL = {("D", 0, 1): "F", ("D", 0, 2): "F", ("F", 3, 1): "D", ("F", 3, 2): "D"}
 PLL = {("F", 0, 1): "B", ("F", 0, 2): "B", ("B", 0, 1): "F", ("B", 0, 2): "F"}
 
 
-SLOW = os.environ.get("CUBEBOT_SLOW_TESTS") != "1"
+def _paired(pos):
+    return [e for e in range(12) if pos[2 * e + 1] == pos[2 * e] ^ 1]
 
 
-@pytest.mark.parametrize("case", [
-    pytest.param("oll", marks=pytest.mark.skipif(SLOW, reason="OLL parity solve takes minutes; "
-                                                 "set CUBEBOT_SLOW_TESTS=1")),
-    "pll",
-    pytest.param("both", marks=pytest.mark.skipif(SLOW, reason="OLL parity solve takes minutes; "
-                                                  "set CUBEBOT_SLOW_TESTS=1")),
-])
+@pytest.mark.parametrize("case", ["oll", "pll", "both"])
 def test_parity_cases(tables_dir, case):
     state = solved()
     if case in ("pll", "both"):
@@ -80,7 +73,7 @@ def test_parity_cases(tables_dir, case):
     if case in ("oll", "both"):
         state = _with_edges(state, OLL)
     pos = pieces.wing_positions(pieces.label(state)[0])
-    assert len(edges.paired(pos)) == 12
+    assert len(_paired(pos)) == 12
     assert pieces.wing_parity(pos) == (case in ("oll", "both"))
     state = disguise(state, seeded(len(case)))
     result = solve4.solve_stages(state)
@@ -128,3 +121,30 @@ def test_fixed_frame_moves_become_outer_and_wide_turns():
         a = moves.apply(solved(), seq)
         b = moves.apply(solved(), physical)
         assert any(moves.apply(a, r) == b for r in rotations)
+
+
+def test_phase3_moves_split_the_wings_into_two_orbits_one_slot_per_edge():
+    assert len(orbits.PHASE3_MOVES) == 20
+    assert sorted(orbits.ORBIT_A + orbits.ORBIT_B) == list(range(24))
+    assert sorted(s >> 1 for s in orbits.ORBIT_A) == list(range(12))
+    maps = [model.wing_map(m) for m in orbits.PHASE3_MOVES]
+    assert all(set(m[s] for s in orbits.ORBIT_A) == set(orbits.ORBIT_A) for m in maps)
+    assert all(model.permutation_parity(m) == 0 for m in maps)
+
+
+def test_wing_choices_are_the_half_that_phase_3_can_pair():
+    pos = pieces.wing_positions(pieces.label(moves.apply(solved(), "R U Rw F2 Uw"))[0])
+    masks = phase2.choice_masks(pos)
+    assert len(masks) == len(set(masks)) == 2048
+    assert all(bin(m).count("1") == 12 for m in masks)
+    # on the solved cube the A wings already on the A orbit are one of the choices
+    home = phase2.choice_masks(tuple(range(24)))
+    assert phase2.mask_of_slots(orbits.ORBIT_A) in home
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_seeded_random_states_are_solved(tables_dir, seed):
+    state = scramble.random_state(N, seeded(500 + seed))
+    result = solve4.solve_stages(state)
+    check_solves(state, result.candidates[0])
+    assert set(result.stages) >= set(solve4.STAGES)
