@@ -281,20 +281,13 @@ def resolve(readings, n, profile=None):
     doubtful = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= NOT_NEAREST_COST
                 or row[classes[i]] >= UNLIKE_COST]
     gap = search.found[1][0] - best_cost if len(search.found) > 1 else SEARCH_MARGIN
+    # (On a noisy big cube no wing or centre is corrected: _check_noisy_orbits.)
     allowed = MAX_CORRECTIONS if quiet else 1
-    if not quiet and n > 3:
-        # Wings and centres have no parity to check a correction against: on a
-        # noisy scan two wild readings can swap two of them (a 5x5x5 at high noise).
-        orb = orbits(n)
-        weak = set(i for spot in orb.wings for pair in spot for i in pair)
-        weak.update(i for facelets in orb.centres for i in facelets)
-        if weak.intersection(corrected):
-            allowed = 0
     if len(corrected) > allowed or gap < MARGIN + MARGIN_PER_CORRECTION * (len(corrected) - 1):
         raise _unresolved(model, "{} facelets read unlike the colour the cube needs there "
                           "(at most {} are corrected, a second one only on a quiet scan with no "
                           "other valid cube close)".format(len(corrected), allowed),
-                             corrected)
+                          corrected)
     return Resolution(
         state="".join(letters),
         confidence=round(1.0 - math.exp(-gap), 4),

@@ -39,6 +39,12 @@ def _agrees(sample, centre):
                for a, b in zip(sample, centre))
 
 
+def _outliers(samples):
+    """How many of a facelet's samples lie away from their combined reading (combine)."""
+    centre = combine(samples)
+    return sum(1 for s in samples if not _agrees(s, centre))
+
+
 def disagreeing(readings):
     """Indices of facelets whose samples disagree among themselves.
 
@@ -46,28 +52,15 @@ def disagreeing(readings):
     agree when more than half of them lie near the per-channel median; with
     two samples that means near each other. One sample always agrees.
     """
-    out = []
-    for i, samples in enumerate(readings):
-        if len(samples) < 2:
-            continue
-        centre = combine(samples)
-        near = sum(1 for s in samples if _agrees(s, centre))
-        if 2 * near <= len(samples):
-            out.append(i)
-    return out
+    return [i for i, samples in enumerate(readings)
+            if len(samples) >= 2 and 2 * (len(samples) - _outliers(samples)) <= len(samples)]
 
 
 def outlying_samples(readings):
     """How many samples lie away from their facelet's combined reading (wild
     samples, outvoted by the others but a sign of how often the sensor
     misreads). Facelets with one sample have none."""
-    count = 0
-    for samples in readings:
-        if len(samples) < 2:
-            continue
-        centre = combine(samples)
-        count += sum(1 for s in samples if not _agrees(s, centre))
-    return count
+    return sum(_outliers(samples) for samples in readings if len(samples) >= 2)
 
 
 def rescan_set(doubtful, readings):
