@@ -34,8 +34,8 @@ from robot.colors import resolve  # noqa: E402
 from robot.colorspace import channel_gain, combine, distance2, lab, scale  # noqa: E402
 from robot.config import Config  # noqa: E402
 from robot.errors import ScanUnresolved  # noqa: E402
-from robot.rescan import RESCAN_SAMPLES, rescan_set  # noqa: E402
-from robot.sim.sensor_model import SensorModel, centre_indices  # noqa: E402
+from robot.rescan import RESCAN_SAMPLES  # noqa: E402
+from robot.sim.sensor_model import SensorModel, rescan  # noqa: E402
 from solver.facelets import solved  # noqa: E402
 from solver.moves import apply, face_turns  # noqa: E402
 
@@ -64,21 +64,6 @@ def nearest_only(scan):
         c = lab(scale(x, gain), white)
         out.append("URFDLB"[min(range(6), key=lambda k: distance2(c, ref_lab[k]))])
     return "".join(out)
-
-
-def rescan(sensor, state, n, scan, doubtful):
-    """Read the facelets the robot would rescan again, as robot.rescan does.
-
-    Every facelet in rescan_set gets RESCAN_SAMPLES new samples (each at its
-    own spot, so its own brightness), added to its earlier ones. Returns how
-    many facelets were read again.
-    """
-    centres = centre_indices(n)
-    wanted = rescan_set(doubtful, scan)
-    for i in wanted:
-        scan[i].extend(sensor.reading(state[i], centre=i in centres)
-                       for _ in range(RESCAN_SAMPLES))
-    return len(wanted)
 
 
 def resolve_with_rescans(sensor, state, n, scan, max_rescans, times):

@@ -16,6 +16,7 @@ produces: +-25% brightness, a noticeable cast), "high" (worse than real).
 """
 
 from ..colorscheme import EV3_TYPICAL_RAW, RAW_MAX, colour_of
+from ..rescan import RESCAN_SAMPLES, rescan_set
 
 # Preset parameters. Fractions are relative to the reading.
 #   jitter: sd of multiplicative noise per channel; floor: sd of additive noise, counts
@@ -136,6 +137,20 @@ class SensorModel(object):
             out.append([self.reading(colour, quality=quality, centre=i in centres,
                                      brightness=bright) for _ in range(samples)])
         return out
+
+
+def rescan(sensor, state, n, readings, doubtful):
+    """What the robot's rescan reads, in the simulation: every facelet of
+    robot.rescan.rescan_set(doubtful, readings) gets RESCAN_SAMPLES new samples
+    (each from its own spot, so its own brightness), added to its earlier ones
+    in `readings` (changed in place). Returns how many facelets were read again.
+    """
+    centres = centre_indices(n)
+    wanted = rescan_set(doubtful, readings)
+    for i in wanted:
+        readings[i].extend(sensor.reading(state[i], centre=i in centres)
+                           for _ in range(RESCAN_SAMPLES))
+    return len(wanted)
 
 
 def centre_indices(n):

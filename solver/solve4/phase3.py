@@ -156,7 +156,10 @@ class Phase3(object):
         return worst
 
     def solve(self, state):
-        """Moves (a list per stage) that solve the centres and pair every edge, no PLL parity."""
+        """Moves (a list per stage) that solve the centres and pair every edge, no PLL parity.
+
+        self.stats counts the nodes of this solve."""
+        self.stats = Stats()
         stages = []
         todo = [e for e in range(N_EDGES) if e not in self.paired(state)]
         first = min(combinations(todo, min(FIRST_EDGES, len(todo))),

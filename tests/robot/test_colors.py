@@ -8,6 +8,7 @@ import pytest
 from robot.colors import resolve
 from robot.errors import ScanUnresolved
 from robot.colorscheme import EV3_TYPICAL_RAW, STANDARD_SCHEME
+from robot.sim.sensor_model import SensorModel, rescan
 from solver.cubies import from_facelets
 from solver.facelets import check_counts, solved
 from solver.moves import apply
@@ -253,16 +254,6 @@ def test_bad_readings_shape():
         resolve([[]] * 54, 3)
 
 
-def _rescan(scan, state, n, doubtful, seed):
-    """The robot's rescan loop in the simulation: the named facelets read 4 more times."""
-    from robot.rescan import RESCAN_SAMPLES, rescan_set
-    from robot.sim.sensor_model import SensorModel, centre_indices
-    sensor = SensorModel(random.Random(seed), "moderate", wild=0)
-    centres = centre_indices(n)
-    for i in rescan_set(doubtful, scan):
-        scan[i].extend(sensor.reading(state[i], centre=i in centres) for _ in range(RESCAN_SAMPLES))
-
-
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_moderate_noise_exact_after_rescans(n):
     # The issue's "exact at moderate noise", as the robot reaches it: a scan that is
@@ -278,7 +269,8 @@ def test_moderate_noise_exact_after_rescans(n):
             except ScanUnresolved as exc:
                 assert attempt < 2, "still doubtful after two rescans"
                 reported += 1
-                _rescan(scan, state, n, exc.doubtful, seed * 10 + attempt)
+                rescan(SensorModel(random.Random(seed * 10 + attempt), "moderate", wild=0),
+                       state, n, scan, exc.doubtful)
                 continue
             assert same_cube(result.state, state)
             break

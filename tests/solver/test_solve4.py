@@ -148,3 +148,12 @@ def test_seeded_random_states_are_solved(tables_dir, seed):
     result = solve4.solve_stages(state)
     check_solves(state, result.candidates[0])
     assert set(result.stages) >= set(solve4.STAGES)
+
+
+def test_node_count_is_per_solve(tables_dir):
+    from solver.solve4.reduce import Reducer
+    reducer = Reducer(tables_dir)
+    state = moves.apply(solved(), "R U Rw F2 Uw B' Fw2 D")
+    first, second = reducer.solve(state), reducer.solve(state)
+    check_solves(state, first.candidates[0])
+    assert first.nodes == second.nodes > 0
