@@ -3,7 +3,7 @@
 When colour resolution cannot settle the cube it names the facelets it
 doubts (ScanUnresolved.doubtful). The scanner then reads exactly those
 again, plus any facelet whose own samples disagree: a wild reading (junk,
-or another colour) among two samples spoils their per-channel median, and
+or another colour) among two samples spoils their combined reading, and
 resolution then doubts that facelet's colour-neighbours rather than the
 facelet itself, so reading only the named ones repeats the same doubt.
 
@@ -13,8 +13,9 @@ the facelet's angle and the arm a few motor degrees in or out. Every
 sample is then its own evidence (its own noise; a corner read on either
 side of its angle, or a centre read in another orientation, is also seen
 at another brightness) instead of a repeat of the first reading. The new
-samples are added to the earlier ones; resolution combines them all (the
-per-channel median, which ignores a minority of wild samples).
+samples are added to the earlier ones; resolution combines them all
+(colorspace.combine: brightness divided out, then medians, which ignore a
+minority of wild samples; the extra samples also weigh more).
 """
 
 from .colorspace import combine

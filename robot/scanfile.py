@@ -126,7 +126,7 @@ def _rounded(rgb):
 
 
 def dump_defacto(readings, n):
-    """The de-facto JSON object (a dict) of `readings`; several samples -> their median."""
+    """The de-facto JSON object (a dict) of `readings`; several samples -> combined (colorspace.combine)."""
     from .colorspace import combine
     readings = check_readings(readings, n)
     nn = n * n
