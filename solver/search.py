@@ -53,12 +53,13 @@ class Stats(object):
 
 
 def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
-             max_solutions=1, stop=None, stats=None):
+             max_solutions=1, stop=None, stats=None, cheapest_only=False):
     """Yield solutions (lists of Moves) in order of non-decreasing cost.
 
     Stops after max_solutions solutions (None: all within max_cost), when
-    the cost bound passes max_cost, or when stop() returns True (checked at
-    every node; a cheap callable such as a deadline test).
+    the cost bound passes max_cost, when stop() returns True (checked at
+    every node; a cheap callable such as a deadline test), or, with
+    cheapest_only, after the first cost bound that has solutions.
     """
     n = len(moves)
     costs = list(costs) if costs is not None else [1] * n
@@ -105,6 +106,8 @@ def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
             found[0] += 1
             if max_solutions is not None and found[0] >= max_solutions:
                 return
+        if cheapest_only and yield_list:
+            return
         del yield_list[:]
         if nxt is None or nxt == unbounded:
             return

@@ -22,7 +22,7 @@ import time
 
 from . import catalog
 from .errors import TableError
-from .tables import FORMAT_VERSION, DenseTable, RecordTable, write_atomic
+from .tables import FORMAT_VERSION, DenseTable, RecordTable, WordTable, write_atomic
 
 ENV_VAR = "CUBEBOT_TABLES"
 MANIFEST = "manifest.json"
@@ -126,7 +126,9 @@ def build(names=None, directory=None, progress=_stderr_progress):
         except KeyError:
             raise TableError("no table called {!r}: known tables are {}".format(
                 name, ", ".join(catalog.names(default_only=False))))
-    entries = load_manifest(directory)
+    known = set(catalog.names(default_only=False))
+    # entries of tables no longer in the catalogue are dropped
+    entries = dict((k, v) for k, v in load_manifest(directory).items() if k in known)
     built = {}
     for name in names:
         path = table_path(name, directory)
@@ -195,3 +197,8 @@ def open_dense(name, directory=None):
 def open_records(name, directory=None):
     """Open record table `name` (a RecordTable), checked against the manifest."""
     return _open(RecordTable, name, directory)
+
+
+def open_words(name, directory=None):
+    """Open word table `name` (a WordTable: a move table), checked against the manifest."""
+    return _open(WordTable, name, directory)

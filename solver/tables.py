@@ -1,6 +1,6 @@
 """Distance tables: the generic breadth-first builder and the on-disk formats.
 
-Two file formats, both with a 16-byte header (struct "<4sHBBQ"): magic,
+Three file formats, each with a 16-byte header (struct "<4sHBBQ"): magic,
 format version, two format parameters and the entry count.
 
   dense   magic b"CBTD"; params (bits, encoding); one entry per rank, packed
@@ -11,6 +11,9 @@ format version, two format parameters and the entry count.
   records magic b"CBTR"; params (key_width, value_width) in bytes; `count`
           records of key (big-endian unsigned) + value (big-endian unsigned),
           sorted by key, read by binary search.
+  words   magic b"CBTW"; params (2, 0); one unsigned 16-bit little-endian
+          word per index: a move table (entry state * n_moves + move is the
+          state after the move), read as words straight from the mapping.
 
 Readers map the file with mmap and read single entries: a table is never
 loaded whole. Writers write a temporary file in the same directory and
@@ -20,6 +23,7 @@ os.replace it into place, so a table file is either complete or absent.
 import mmap
 import os
 import struct
+import sys
 import tempfile
 from array import array
 
@@ -29,6 +33,9 @@ FORMAT_VERSION = 1
 HEADER = struct.Struct("<4sHBBQ")
 DENSE_MAGIC = b"CBTD"
 RECORDS_MAGIC = b"CBTR"
+WORDS_MAGIC = b"CBTW"
+WORD_BYTES = 2                 # a word table entry: unsigned 16 bits
+WORD_TYPECODE = "H"            # array/memoryview code of an unsigned 16-bit word
 UNREACHED = 255                # distance value of a state bfs did not reach
 MOD3 = 1                       # dense encoding: distance mod 3, 3 = unreached
 PLAIN = 0                      # dense encoding: the distance itself, all ones = unreached
@@ -181,6 +188,19 @@ def write_records(path, items, key_width, value_width):
     return HEADER.size + len(buf)
 
 
+def write_words(path, values):
+    """Write a word table (unsigned 16-bit entries, direct index); returns the file size."""
+    body = array(WORD_TYPECODE, values)
+    if body.itemsize != WORD_BYTES:
+        raise ValueError("array code {!r} is {} bytes here, not {}".format(
+            WORD_TYPECODE, body.itemsize, WORD_BYTES))
+    if sys.byteorder != "little":
+        body.byteswap()
+    header = HEADER.pack(WORDS_MAGIC, FORMAT_VERSION, WORD_BYTES, 0, len(body))
+    write_atomic(path, [header, body.tobytes()])
+    return HEADER.size + len(body) * WORD_BYTES
+
+
 # ---------------------------------------------------------------- reading
 
 class _Mapped(object):
@@ -272,6 +292,45 @@ class RecordTable(_Mapped):
             else:
                 return int.from_bytes(mm[at + kw:at + width], "big")
         return default
+
+
+class WordTable(_Mapped):
+    """A word table read through mmap: table[index] -> unsigned 16-bit value.
+
+    On a little-endian machine (the brick's ARM and x86 both are) entries are
+    read through a memoryview cast to words, without copying the file.
+    """
+
+    _WORD = struct.Struct("<H")
+
+    def __init__(self, path, name=None):
+        _Mapped.__init__(self, path, name or os.path.basename(path), WORDS_MAGIC)
+        if self.params[0] != WORD_BYTES:
+            self.close()
+            raise TableError("table {} has {}-byte words, expected {}: run `cubebot tables "
+                             "build`".format(self.name, self.params[0], WORD_BYTES))
+        self.check_size(HEADER.size + self.count * WORD_BYTES)
+        self._view = None
+        if sys.byteorder == "little":
+            self._view = memoryview(self.mm)[HEADER.size:].cast(WORD_TYPECODE)
+
+    def __len__(self):
+        return self.count
+
+    def __getitem__(self, index):
+        if self._view is not None:
+            return self._view[index]
+        return self._WORD.unpack_from(self.mm, HEADER.size + index * WORD_BYTES)[0]
+
+    def words(self):
+        """Something indexable like the table but faster (the word view where there is one)."""
+        return self._view if self._view is not None else self
+
+    def close(self):
+        view, self._view = getattr(self, "_view", None), None
+        if view is not None:
+            view.release()
+        _Mapped.close(self)
 
 
 def unpack_all(table):

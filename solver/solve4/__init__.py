@@ -17,7 +17,7 @@ solve_stages(state, budget) also returns the length of each stage.
 
 from collections import namedtuple
 
-STAGES = ("centres-lr", "centres-ud", "wings", "pairs", "3x3x3")
+STAGES = ("centres-lr", "centres-ud", "wings", "slice", "pairs", "3x3x3")
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 

@@ -1,8 +1,11 @@
 """Building the 4x4x4 tables of solver.catalog with the shared BFS builder.
 
-Each table is the distance of every coordinate value to its stage's goals
-(solver.tables.bfs over the stage's `neighbours`), written as a dense 4-bit
-file indexed by rank. Deterministic: the same bytes every build.
+Each distance table is the distance of every coordinate value to its
+stage's goals (solver.tables.bfs over the stage's `neighbours`), written as
+a dense 4-bit file indexed by rank; tables whose coordinate has holes or
+that a move set only partly reaches are written with those entries
+unreached (complete=False). 4x4-pairs-moves is a move table (words).
+Deterministic: the same bytes every build.
 """
 
 from ..errors import TableError
@@ -34,25 +37,43 @@ def build_ud(path, progress=None):
     _build(UDStage(), path, progress)
 
 
-def build_centres(path, progress=None):
-    """4x4-centres: every centre solved (343,000 states; the pairs stage heuristic)."""
-    from .centres import CentreStage
-    _build(CentreStage(), path, progress)
-
-
 def build_eo(path, progress=None):
     """4x4-eo: the wing stage, A wings onto the A orbit (C(24, 12) = 2,704,156 states)."""
     from .phase2 import EOStage
     _build(EOStage(), path, progress)
 
 
-def build_triples(path, progress=None):
-    """4x4-triples: phase 3, three edges paired (12^6 entries; repeated slots stay unreached)."""
-    from .phase3 import TripleTable
-    _build(TripleTable(), path, progress, complete=False)
-
-
 def build_centres_p3(path, progress=None):
     """4x4-centres-p3: the wing stage, centres into a phase-3 solvable configuration (343,000)."""
     from .phase2 import CentreOrbitStage
     _build(CentreOrbitStage(), path, progress)
+
+
+def build_slice(path, progress=None):
+    """4x4-slice: the slice stage, four edges into the E slice (495 x 12^4 entries)."""
+    from .slice import SliceTable
+    _build(SliceTable(), path, progress, complete=False)
+
+
+def build_centres_p4(path, progress=None):
+    """4x4-centres-p4: the slice stage, centres into a configuration the pairs moves solve."""
+    from .slice import CentresForPairs
+    _build(CentresForPairs(), path, progress, complete=False)
+
+
+def build_pair_moves(path, progress=None):
+    """4x4-pairs-moves: the pairs stage's move table of the U/D pairing permutation."""
+    from .pairs import build_moves
+    build_moves(path, progress)
+
+
+def build_pairs(path, progress=None):
+    """4x4-pairs: the pairs stage, every edge paired and no PLL parity (8! x 4! x 2 entries)."""
+    from .pairs import PairsTable
+    _build(PairsTable(), path, progress, complete=False)
+
+
+def build_pairs_centres(path, progress=None):
+    """4x4-pairs-centres: the pairs stage, centres solved with the E-slice pairs (70^3 x 4! x 2)."""
+    from .pairs import PairsCentresTable
+    _build(PairsCentresTable(), path, progress, complete=False)

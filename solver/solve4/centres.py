@@ -1,4 +1,4 @@
-"""The three centre stages of the 4x4x4 reduction: coordinates and tables.
+"""The centre stages of the 4x4x4 reduction and the all-centres coordinate.
 
 Stage 1 (fixed frame, all 27 generators): the eight L/R centre facelets onto
     the L and R faces. Coordinate: which 8 of the 24 centre slots hold L/R
@@ -8,11 +8,10 @@ Stage 2 (fixed frame, the 19 generators that keep L/R on their axis): the
     OLL parity can appear later). Coordinate: which 8 of the 16 non-L/R slots
     hold U/D colours, C(16, 8) = 12,870, times the wing parity: 25,740.
     Table 4x4-centres-ud, 4 bits, exact.
-Stage 3 (centre frame, model.EDGE_MOVES): every centre solved. Coordinate:
-    per axis, which 4 of its 8 slots hold the first colour of the axis,
-    70^3 = 343,000; the goals are the solved centres and their x2, y2, z2
-    turns (a whole-cube turn of a reduced cube is still reduced). Table
-    4x4-centres, 4 bits, exact; the edge stages use it as a heuristic too.
+All centres (CentreStage, the coordinate of the later stages' centre
+    tables): per axis, which 4 of its 8 slots hold the first colour of the
+    axis, 70^3 = 343,000; the goals are the solved centres and their x2, y2,
+    z2 turns (a whole-cube turn of a reduced cube is still reduced).
 
 Every state here is a small tuple or int; `Stage` objects give the moves,
 apply, rank and the goal ranks the shared builder and IDA* need.
@@ -89,8 +88,6 @@ class UDStage(object):
 
 class CentreStage(object):
     """Stage 3: state = (mask of U colour, mask of R colour, mask of F colour)."""
-
-    table = "4x4-centres"
 
     def __init__(self):
         self.moves = list(EDGE_MOVES)

@@ -1,4 +1,4 @@
-"""The reduction pipeline: check and label, centres, wings, pairs, 3x3x3.
+"""The reduction pipeline: check and label, centres, wings, slice, pairs, 3x3x3.
 
 Reducer(directory).solve(state, budget) -> solve4.Result. Tables are opened
 (mmap) when a Reducer is made and read one entry at a time.
@@ -9,18 +9,23 @@ from ..cubies import corner_facelets, from_facelets, parity
 from ..errors import TableError
 from ..facelets import is_solved, solved
 from ..moves import apply, count, permutation, simplify
-from ..search import first_solution, ida_star
+from ..search import Stats, first_solution, ida_star
 from . import STAGES, Result
-from .centres import CentreStage, LRStage, UDStage
+from .centres import LRStage, UDStage
 from .finish import to_3x3
 from .model import CORNERS, N, centre_colours, to_physical
+from .orbits import PHASE3_MOVES, OrbitMover
+from .pairs import PairsCentresTable, PairsSearch, PairsTable
 from .phase2 import CentreOrbitStage, EOStage, WingStage
-from .phase3 import Phase3, TripleTable
 from .pieces import label, wing_parity, wing_positions
+from .slice import CentresForPairs, SliceSearch, SliceTable
 
 DIRECT_DEPTH = 3               # cubes this close to solved are solved directly, optimally
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
 MAX_UD_CHOICES = 200           # optimal centres-ud solutions compared by their wing stage
+MAX_SLICE_CHOICES = 20         # shortest slice solutions compared by their pairs-stage bound
+MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
+FINISH_BUDGET_S = 1.0          # default seconds for the 3x3x3 finish (solve3's budget search)
 CORNER_SIZE = 2
 
 
@@ -42,8 +47,13 @@ class Reducer(object):
         self.ud_table = store.open_dense(self.ud.table, directory)
         self.wings = WingStage(store.open_dense(EOStage.table, directory),
                                store.open_dense(CentreOrbitStage.table, directory))
-        self.phase3 = Phase3(store.open_dense(CentreStage.table, directory),
-                             store.open_dense(TripleTable.table, directory))
+        self.orbit = OrbitMover(PHASE3_MOVES)
+        self.slice = SliceSearch(store.open_dense(SliceTable.table, directory),
+                                 store.open_dense(CentresForPairs.table, directory))
+        self.pairs = PairsSearch(store.open_words("4x4-pairs-moves", directory),
+                                 store.open_dense(PairsTable.table, directory),
+                                 store.open_dense(PairsCentresTable.table, directory))
+        self.stats = Stats()
 
     def _exact(self, stage, table, start, max_solutions=1):
         """Up to max_solutions shortest stage solutions (the table is exact, so
@@ -101,6 +111,29 @@ class Reducer(object):
         m_wings = self._wings(best[2])
         return best[1], m_wings, apply(best[2], m_wings, N)
 
+    def _search(self, stage, start, max_solutions=1):
+        """Up to max_solutions shortest solutions of a slice or pairs search."""
+        found = list(ida_star(start, stage.moves, stage.apply, stage.heuristic,
+                              lambda s: stage.heuristic(s) == 0, max_cost=MAX_STAGE_COST,
+                              max_solutions=max_solutions, stats=self.stats,
+                              cheapest_only=True))
+        if not found:
+            raise TableError("the {} stage found no solution within {} moves: run `cubebot "
+                             "tables build`".format(type(stage).__name__, MAX_STAGE_COST))
+        return found
+
+    def _slice_and_pairs(self, state):
+        """The slice and pairs stages: of the shortest slice solutions (up to
+        MAX_SLICE_CHOICES) the one whose pairs-stage lower bound is smallest."""
+        sl, pairs = self.slice, self.pairs
+        best = None
+        for m in self._search(sl, sl.start(state), MAX_SLICE_CHOICES):
+            after = pairs.start(self.orbit.follow(state, m))
+            bound = pairs.heuristic(after)
+            if best is None or bound < best[0]:
+                best = (bound, m, after)
+        return best[1], self._search(pairs, best[2])[0]
+
     def solve(self, state, budget=None):
         lettered, _ = label(state)
         direct = self._direct(lettered)
@@ -113,19 +146,20 @@ class Reducer(object):
         m_lr = self._exact(self.lr, self.lr_table, self.lr.start(centre_colours(cube)))[0]
         cube = apply(cube, m_lr, N)
         m_ud, m_eo, cube = self._centres_and_wings(cube)
-        p3 = self.phase3
-        start = p3.start(centre_colours(cube), wing_positions(cube), corner_parity(cube))
-        m_pairs = [mv for part in p3.solve(start) for mv in part]
-        cube = apply(cube, m_pairs, N)
-        parts = [m_lr, m_ud, m_eo, m_pairs]
+        self.stats = Stats()
+        state = self.orbit.start(self.slice.cs.start(centre_colours(cube)), wing_positions(cube),
+                                 corner_parity(cube))
+        m_slice, m_pairs = self._slice_and_pairs(state)
+        cube = apply(cube, m_slice + m_pairs, N)
+        parts = [m_lr, m_ud, m_eo, m_slice, m_pairs]
 
         reduction = [mv for part in parts for mv in part]
         candidates = []
-        finishes = solve3.solve(to_3x3(cube), budget=budget)
+        finishes = solve3.solve(to_3x3(cube), budget=FINISH_BUDGET_S if budget is None else budget)
         for finish in finishes:
             moves, _ = to_physical(reduction + list(finish))
             candidates.append(simplify(moves))
         candidates.sort(key=lambda ms: count(ms, "obtm"))
         best_finish = min(finishes, key=len)
         stage_moves = dict(zip(STAGES, parts + [list(best_finish)]))
-        return Result(candidates, stage_moves, p3.stats.nodes)
+        return Result(candidates, stage_moves, self.stats.nodes)

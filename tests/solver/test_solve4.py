@@ -157,3 +157,81 @@ def test_node_count_is_per_solve(tables_dir):
     first, second = reducer.solve(state), reducer.solve(state)
     check_solves(state, first.candidates[0])
     assert first.nodes == second.nodes > 0
+
+
+def _reducer(tables_dir):
+    from solver.solve4.reduce import Reducer
+    return Reducer(tables_dir)
+
+
+def _orbit_state(reducer, cube):
+    from solver.solve4.model import centre_colours
+    from solver.solve4.reduce import corner_parity
+    return reducer.orbit.start(reducer.slice.cs.start(centre_colours(cube)),
+                               pieces.wing_positions(cube), corner_parity(cube))
+
+
+def _finish(cube, reduction):
+    """The reduction plus a 3x3x3 finish; checks that it solves the cube."""
+    from solver import solve3
+    from solver.solve4.finish import to_3x3
+    reduced = moves.apply(cube, reduction)
+    finish = solve3.solve(to_3x3(reduced))[0]
+    check_solves(cube, list(reduction) + list(finish))
+
+
+def test_pairs_moves_keep_the_slice_slots_among_themselves():
+    assert len(orbits.PAIR_MOVES) == 16
+    assert set(orbits.PAIR_MOVES) < set(orbits.PHASE3_MOVES)
+    for ma, mb in orbits.orbit_maps(orbits.PAIR_MOVES):
+        assert sorted(ma[i] for i in orbits.E_A) == list(orbits.E_A)
+        assert sorted(mb[i] for i in orbits.E_B) == list(orbits.E_B)
+    # the F and B quarter turns take slice wings out of the slice
+    left_out = [m for m in orbits.PHASE3_MOVES if m not in orbits.PAIR_MOVES]
+    assert len(left_out) == 4
+    for ma, _ in orbits.orbit_maps(left_out):
+        assert sorted(ma[i] for i in orbits.E_A) != list(orbits.E_A)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pairs_stage_solves_centres_and_pairs_every_edge_without_parity(tables_dir, seed):
+    rng = seeded(700 + seed)
+    cube = moves.apply(solved(), [rng.choice(orbits.PAIR_MOVES) for _ in range(30)])
+    reducer = _reducer(tables_dir)
+    pairs = reducer.pairs
+    solution = reducer._search(pairs, pairs.start(_orbit_state(reducer, cube)))[0]
+    assert len(solution) <= 13
+    after = moves.apply(cube, solution)
+    pos = pieces.wing_positions(after)
+    assert len(_paired(pos)) == 12
+    assert all(len(set(after[f] for f in model.CENTRES[4 * k:4 * k + 4])) == 1 for k in range(6))
+    _finish(cube, solution)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_slice_stage_puts_four_edges_in_the_slice_for_the_pairs_stage(tables_dir, seed):
+    from solver.solve4.slice import SLICE_SIZE
+    rng = seeded(800 + seed)
+    cube = moves.apply(solved(), [rng.choice(orbits.PHASE3_MOVES) for _ in range(30)])
+    reducer = _reducer(tables_dir)
+    state = _orbit_state(reducer, cube)
+    sl = reducer.slice
+    solution = reducer._search(sl, sl.start(state))[0]
+    after = reducer.orbit.follow(state, solution)
+    _, a, b, _ = after
+    in_slice = [e for e in range(12) if a[e] in orbits.E_A and b[e] in orbits.E_B]
+    assert len(in_slice) == SLICE_SIZE and tuple(in_slice) in sl.subsets
+    pairs = reducer.pairs
+    rest = reducer._search(pairs, pairs.start(after))[0]
+    _finish(cube, solution + rest)
+
+
+def test_pairs_stage_refuses_a_slice_it_cannot_pair(tables_dir):
+    from solver.errors import TableError
+    reducer = _reducer(tables_dir)
+    _, a, b, cp = _orbit_state(reducer, solved())
+    a = list(a)
+    e0, e1 = [e for e in range(12) if a[e] in orbits.E_A][:2]
+    a[e0], a[e1] = a[e1], a[e0]          # two slice edges' A wings swapped: an odd rho_E
+    with pytest.raises(TableError, match="pairs moves cannot finish"):
+        reducer.pairs.start((_orbit_state(reducer, solved())[0], tuple(a), b, cp))

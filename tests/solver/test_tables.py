@@ -66,6 +66,28 @@ def test_records_round_trip(tmp_path):
     table.close()
 
 
+def test_words_round_trip(tmp_path):
+    rng = random.Random(6)
+    values = [rng.randrange(1 << 16) for _ in range(777)] + [0, 65535]
+    path = str(tmp_path / "w.bin")
+    size = tables.write_words(path, values)
+    assert os.path.getsize(path) == size == tables.HEADER.size + 2 * len(values)
+    table = tables.WordTable(path)
+    assert len(table) == len(values)
+    words = table.words()
+    assert [table[i] for i in range(len(values))] == values == [words[i] for i in range(len(values))]
+    del words
+    table.close()
+    with pytest.raises(TableError, match="header"):
+        tables.DenseTable(path)
+
+
+def test_word_values_must_fit_sixteen_bits(tmp_path):
+    with pytest.raises(OverflowError):
+        tables.write_words(str(tmp_path / "w.bin"), [1 << 16])
+    assert not os.path.exists(str(tmp_path / "w.bin"))
+
+
 def copy_tables(src, dst):
     for name in os.listdir(src):
         if name.endswith(".bin") or name == store.MANIFEST:

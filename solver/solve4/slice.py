@@ -1,0 +1,187 @@
+"""The slice stage (Tsai's step 3): four edges into the E slice, centres made ready.
+
+Runs in the phase-3 group (orbits.PHASE3_MOVES, 20 moves) after the wing
+stage, and hands the pairs stage (pairs.py) a cube it can finish:
+  - four edges (any four: the stage picks them) have both wings in the E
+    slice, arranged so that the pairs moves can pair them: their pairing
+    permutation (pairs.py) is one of the four of the Klein group V4, the
+    only ones the pairs moves reach there;
+  - the centres are in one of the 10,080 configurations that the pairs
+    moves can solve.
+
+Edge coordinate, for a set of four edges: which A-orbit indices hold their
+A wings (C(12, 4) = 495 sets, ranked in colex order: set_ranks) and, in
+increasing A index order, the B-orbit indices of their B wings as base-12
+digits (12^4 = 20,736; tuples with a repeated digit are never reached).
+N_SLICE = 495 * 20,736 = 10,264,320 entries, 5,880,600 reached, at most 10
+moves from a goal. Table 4x4-slice (4 bits, exact), built with per-move
+tables of the set ranks and the digit tuples.
+
+Table 4x4-centres-p4 (CentresForPairs): the distance of every centre
+configuration (centres.CentreStage coordinate, 343,000) under the phase-3
+moves to the ones the pairs moves can solve, which the shared builder finds
+from the solved centres.
+
+The search (SliceSearch) lets any of the sets of four edges that are
+nearest in 4x4-slice (or one further) go into the slice: IDA* with the max
+of the centre table and the min of 4x4-slice over those sets. On 12 random
+cubes this took the stage from 7.2 moves (one set) to 5.75.
+"""
+
+from itertools import combinations, permutations
+
+from ..coords import binomial
+from ..tables import UNREACHED, bfs
+from .centres import CentreStage
+from .masks import MaskMover
+from .orbits import E_A, N_ORBIT, PAIR_MOVES, PHASE3_MOVES, orbit_maps, partner
+
+SLICE_SIZE = len(E_A)                          # four edges in the slice
+N_SETS = binomial(N_ORBIT, SLICE_SIZE)        # C(12, 4) = 495 sets of A indices
+DIGITS = N_ORBIT                               # a B index is a base-12 digit
+N_TUPLES = DIGITS ** SLICE_SIZE                # 12^4 = 20,736 digit tuples
+N_SLICE = N_SETS * N_TUPLES                    # 10,264,320
+# The pairing permutations of the slice (as positions in E_A) the pairs moves reach: V4.
+KLEIN = ((0, 1, 2, 3), (1, 0, 3, 2), (2, 3, 0, 1), (3, 2, 1, 0))
+SUBSET_SLACK = 1               # sets of four edges this much further than the nearest may go
+MAX_SUBSETS = 40               # ... but at most this many (the heuristic is a min over them)
+
+
+def set_ranks():
+    """Rank (colex) of every sorted 4-tuple of A indices: a dict tuple -> 0..494."""
+    sets = sorted(combinations(range(N_ORBIT), SLICE_SIZE), key=lambda c: c[::-1])
+    assert len(sets) == N_SETS
+    return dict((c, k) for k, c in enumerate(sets))
+
+
+def digits_index(digits):
+    """The base-12 number of four B indices."""
+    return ((digits[0] * DIGITS + digits[1]) * DIGITS + digits[2]) * DIGITS + digits[3]
+
+
+def _digits(index):
+    return (index // DIGITS ** 3, index // DIGITS ** 2 % DIGITS, index // DIGITS % DIGITS,
+            index % DIGITS)
+
+
+def slice_index(ranks, a4, b4):
+    """The 4x4-slice index of four edges with A indices a4 and B indices b4."""
+    items = sorted(zip(a4, b4))
+    key = (items[0][0], items[1][0], items[2][0], items[3][0])
+    return ranks[key] * N_TUPLES + ((items[0][1] * DIGITS + items[1][1]) * DIGITS +
+                                    items[2][1]) * DIGITS + items[3][1]
+
+
+class SliceTable(object):
+    """Table spec of 4x4-slice: goals and neighbours for the shared builder."""
+
+    table = "4x4-slice"
+    size = N_SLICE
+
+    def __init__(self):
+        ranks = set_ranks()
+        sets = sorted(ranks, key=ranks.get)
+        orders = list(permutations(range(SLICE_SIZE)))
+        order_rank = dict((q, k) for k, q in enumerate(orders))
+        maps = orbit_maps(PHASE3_MOVES)
+        # per move: the set rank after the move (times N_TUPLES) and how the order changes
+        self.set_moves = []
+        self.tuple_moves = []
+        for ma, mb in maps:
+            row = []
+            for c in sets:
+                moved = [ma[s] for s in c]
+                order = tuple(sorted(range(SLICE_SIZE), key=moved.__getitem__))
+                row.append((ranks[tuple(moved[k] for k in order)] * N_TUPLES, order_rank[order]))
+            self.set_moves.append(row)
+            self.tuple_moves.append([digits_index([mb[d] for d in _digits(x)])
+                                     for x in range(N_TUPLES)])
+        self.reorders = []
+        for q in orders:
+            self.reorders.append([digits_index([_digits(x)[q[j]] for j in range(SLICE_SIZE)])
+                                  for x in range(N_TUPLES)])
+        self.ranks = ranks
+
+    def goals(self):
+        p = partner()
+        base = self.ranks[tuple(E_A)] * N_TUPLES
+        return sorted(base + digits_index([p[E_A[v[k]]] for k in range(SLICE_SIZE)])
+                      for v in KLEIN)
+
+    def neighbours(self, index):
+        s, t = divmod(index, N_TUPLES)
+        reorders, result = self.reorders, []
+        for set_move, tuple_move in zip(self.set_moves, self.tuple_moves):
+            base, order = set_move[s]
+            result.append(base + reorders[order][tuple_move[t]])
+        return result
+
+
+class CentresForPairs(object):
+    """Table spec of 4x4-centres-p4: centres into a configuration the pairs moves solve."""
+
+    table = "4x4-centres-p4"
+
+    def __init__(self):
+        self.cs = CentreStage()
+        self.size = self.cs.size
+        self.neighbours = self._neighbours(PHASE3_MOVES)
+
+    def _neighbours(self, moves):
+        cs, mover = self.cs, MaskMover(moves)
+        n = len(moves)
+
+        def neighbours(rank):
+            a, b, c = cs.unrank(rank)
+            move = mover.apply
+            return [cs.rank((move(a, i), move(b, i), move(c, i))) for i in range(n)]
+        return neighbours
+
+    def goals(self):
+        reached = bfs(self.cs.goals(), self._neighbours(PAIR_MOVES), n_states=self.size)
+        return [r for r in range(self.size) if reached[r] != UNREACHED]
+
+
+class SliceSearch(object):
+    """The stage's search: state (centre masks, a, b) as in orbits.OrbitMover.
+
+    start() picks the sets of four edges that may go into the slice: those
+    at most SUBSET_SLACK further in 4x4-slice than the nearest set, at most
+    MAX_SUBSETS of them; the goal is any one of them in the slice, so the
+    heuristic is the min over the sets (then the max with the centres).
+    """
+
+    def __init__(self, slice_table, centre_table):
+        self.st = slice_table
+        self.ct = centre_table
+        self.cs = CentreStage()
+        self.moves = list(PHASE3_MOVES)
+        self.mover = MaskMover(self.moves)
+        self.maps = orbit_maps(self.moves)
+        self.ranks = set_ranks()
+        self.subsets = []
+
+    def start(self, orbit_state):
+        """The search state of an orbits.OrbitMover state; chooses self.subsets."""
+        masks, a, b, _ = orbit_state
+        st, ranks = self.st, self.ranks
+        scored = sorted((st[slice_index(ranks, [a[e] for e in edges], [b[e] for e in edges])],
+                         edges) for edges in combinations(range(N_ORBIT), SLICE_SIZE))
+        nearest = scored[0][0]
+        self.subsets = [edges for d, edges in scored if d <= nearest + SUBSET_SLACK][:MAX_SUBSETS]
+        return (masks, a, b)
+
+    def apply(self, state, i):
+        masks, a, b = state
+        move = self.mover.apply
+        ma, mb = self.maps[i]
+        return ((move(masks[0], i), move(masks[1], i), move(masks[2], i)),
+                tuple([ma[x] for x in a]), tuple([mb[x] for x in b]))
+
+    def heuristic(self, state):
+        masks, a, b = state
+        st, ranks = self.st, self.ranks
+        x = min(st[slice_index(ranks, (a[e0], a[e1], a[e2], a[e3]), (b[e0], b[e1], b[e2], b[e3]))]
+                for e0, e1, e2, e3 in self.subsets)
+        y = self.ct[self.cs.rank(masks)]
+        return x if x > y else y
