@@ -24,12 +24,15 @@ Tables:
                      1,935,360 ranks; the distance to (identity, 0). The
                      moves reach 161,280 of them (rho even on U/D, rho in V4
                      on E), at most 11 moves.
-  4x4-pairs-centres  4 bits: (centres.CentreStage rank, E rank, bit),
-                     N_PAIRS_CENTRES = 70^3 * 4! * 2 = 16,464,000 ranks, the
-                     distance to solved centres (or turned x2/y2/z2) with
-                     rho_E the identity and bit 0. 80,640 are reached (the
-                     pairs moves solve 10,080 centre configurations), at
-                     most 11 moves.
+  4x4-pairs-centres  4 bits: (PairCentres rank, E rank, bit), N_PAIRS_CENTRES
+                     = 10,080 * 4! * 2 = 483,840 ranks, the distance to solved
+                     centres (or turned x2/y2/z2) with rho_E the identity and
+                     bit 0; 80,640 reached, at most 11 moves.
+
+PairCentres: the pairs moves reach 10,080 centre configurations, the
+product of 70 U/D masks (any 4 of the 8 U/D slots), 12 R/L masks and 12 F/B
+masks; each axis mask moves on its own, so the R/L and F/B masks reachable
+are found by a tiny search at start-up and ranked 0..11.
 The search is IDA* with the max of the two distance tables; both are 0
 exactly at the goal.
 """
@@ -39,18 +42,21 @@ from math import factorial
 from ..coords import binomial, perm_rank, perm_unrank
 from ..errors import TableError
 from ..tables import write_words
-from .centres import AXES, PER_AXIS, PER_FACE, CentreStage
+from .centres import PER_AXIS, PER_FACE, CentreStage
 from .masks import MaskMover
 from .model import permutation_parity
 from .orbits import E_A, ORBIT_A, PAIR_MOVES, UD_A, corner_flips, orbit_maps, partner
 
+PAIR_MOVE_TABLE = "4x4-pairs-moves"
 N_MOVES = len(PAIR_MOVES)                      # 16
 N_UD = factorial(len(UD_A))                    # 8! = 40,320
 N_E = factorial(len(E_A))                      # 4! = 24
 N_BIT = 2
 N_PAIRS = N_UD * N_E * N_BIT                   # 1,935,360
-N_CENTRE_CONFIGS = binomial(PER_AXIS, PER_FACE) ** len(AXES)   # 70^3 = 343,000
-N_PAIRS_CENTRES = N_CENTRE_CONFIGS * N_E * N_BIT               # 16,464,000
+N_UD_MASKS = binomial(PER_AXIS, PER_FACE)      # 70 U/D centre masks, all reached
+N_SIDE_MASKS = 12                              # R/L (and F/B) masks the pairs moves reach
+N_PAIR_CENTRES = N_UD_MASKS * N_SIDE_MASKS * N_SIDE_MASKS     # 10,080
+N_PAIRS_CENTRES = N_PAIR_CENTRES * N_E * N_BIT                 # 483,840
 
 
 def _move_parts():
@@ -112,6 +118,52 @@ def build_moves(path, progress=None):
     write_words(path, ud_moves())
 
 
+class PairCentres(object):
+    """Rank 0 .. N_PAIR_CENTRES - 1 of the centre configurations the pairs moves reach.
+
+    rank(masks) is None for any other configuration; unrank(rank) -> masks.
+    """
+
+    def __init__(self, centre_stage=None, mover=None):
+        self.cs = centre_stage or CentreStage()
+        self.mover = mover or MaskMover(PAIR_MOVES)
+        goals = [self.cs.unrank(g) for g in self.cs.goals()]
+        self.side = []                     # per side axis: CombCoord rank -> 0..11 or None
+        self.side_masks = []               # per side axis: the 12 masks in rank order
+        for axis in (1, 2):
+            masks = self._reached(set(g[axis] for g in goals))
+            if len(masks) != N_SIDE_MASKS:
+                raise TableError("the pairs moves reach {} centre masks on axis {}, expected {}: "
+                                 "the move model is broken".format(len(masks), axis, N_SIDE_MASKS))
+            coord = self.cs.coords[axis]
+            index = [None] * coord.size
+            for k, mask in enumerate(masks):
+                index[coord.rank(mask)] = k
+            self.side.append(index)
+            self.side_masks.append(masks)
+
+    def _reached(self, masks):
+        seen, frontier = set(masks), list(masks)
+        while frontier:
+            frontier = [t for m in frontier for t in
+                        (self.mover.apply(m, i) for i in range(N_MOVES)) if t not in seen]
+            seen.update(frontier)
+            frontier = sorted(set(frontier))
+        return sorted(seen)
+
+    def rank(self, masks):
+        r = self.side[0][self.cs.coords[1].rank(masks[1])]
+        f = self.side[1][self.cs.coords[2].rank(masks[2])]
+        if r is None or f is None:
+            return None
+        return (self.cs.coords[0].rank(masks[0]) * N_SIDE_MASKS + r) * N_SIDE_MASKS + f
+
+    def unrank(self, rank):
+        rest, f = divmod(rank, N_SIDE_MASKS)
+        u, r = divmod(rest, N_SIDE_MASKS)
+        return (self.cs.coords[0].unrank(u), self.side_masks[0][r], self.side_masks[1][f])
+
+
 class PairsTable(object):
     """Table spec of 4x4-pairs: (UD rank, E rank, bit) to the identity with bit 0."""
 
@@ -139,23 +191,23 @@ class PairsCentresTable(object):
     """Table spec of 4x4-pairs-centres: (centres, E rank, bit) to solved centres, E, bit 0."""
 
     table = "4x4-pairs-centres"
+    size = N_PAIRS_CENTRES
 
     def __init__(self):
-        self.cs = CentreStage()
-        self.size = N_PAIRS_CENTRES
-        assert self.cs.size == N_CENTRE_CONFIGS
         self.mover = MaskMover(PAIR_MOVES)
+        self.pc = PairCentres(mover=self.mover)
         self.e = e_moves()
         self.flips = [part[2] for part in _move_parts()]
 
     def goals(self):
-        return [g * N_E * N_BIT for g in self.cs.goals()]
+        cs = self.pc.cs
+        return sorted(self.pc.rank(cs.unrank(g)) * N_E * N_BIT for g in cs.goals())
 
     def neighbours(self, index):
         c, rest = divmod(index, N_E * N_BIT)
         e, bit = divmod(rest, N_BIT)
-        x, y, z = self.cs.unrank(c)
-        move, rank = self.mover.apply, self.cs.rank
+        x, y, z = self.pc.unrank(c)
+        move, rank = self.mover.apply, self.pc.rank
         return [(rank((move(x, i), move(y, i), move(z, i))) * N_E + self.e[i][e]) * N_BIT +
                 (bit ^ self.flips[i]) for i in range(N_MOVES)]
 
@@ -163,13 +215,13 @@ class PairsCentresTable(object):
 class PairsSearch(object):
     """The stage's search: state (centre masks, UD rank, E rank, bit); tables t[rank]."""
 
-    def __init__(self, move_table, pairs_table, centres_table):
+    def __init__(self, move_table, pairs_table, centres_table, centre_stage=None):
         self.ud = move_table.words()
         self.pt = pairs_table
         self.ct = centres_table
-        self.cs = CentreStage()
         self.moves = list(PAIR_MOVES)
         self.mover = MaskMover(self.moves)
+        self.pc = PairCentres(centre_stage, self.mover)
         self.e = e_moves()
         self.flips = [part[2] for part in _move_parts()]
         self.edge_at = [s >> 1 for s in ORBIT_A]
@@ -183,7 +235,7 @@ class PairsSearch(object):
             rho[a[e]] = self.back[b[e]]
         bit = permutation_parity([self.edge_at[x] for x in a]) ^ corner_parity
         state = (masks, _sub_rank(rho, UD_A), _sub_rank(rho, E_A), bit)
-        if self.heuristic(state) >= self.pt.unreached:
+        if self.pc.rank(masks) is None or self.heuristic(state) >= self.pt.unreached:
             raise TableError("the slice stage left a cube the pairs moves cannot finish "
                              "(tables {} / {}): run `cubebot tables build`".format(
                                  PairsTable.table, PairsCentresTable.table))
@@ -198,5 +250,5 @@ class PairsSearch(object):
     def heuristic(self, state):
         masks, ud, e, bit = state
         x = self.pt[(ud * N_E + e) * N_BIT + bit]
-        y = self.ct[(self.cs.rank(masks) * N_E + e) * N_BIT + bit]
+        y = self.ct[(self.pc.rank(masks) * N_E + e) * N_BIT + bit]
         return x if x > y else y

@@ -88,7 +88,8 @@ class EOStage(MaskStage):
 
     def start(self, pos, table):
         """The mask of the best choice of A wings for wing positions pos (table: 4x4-eo)."""
-        return min(choice_masks(pos), key=lambda mask: (table[self.coord.rank(mask)], mask))
+        rank = self.coord.rank
+        return min((table[rank(mask)], mask) for mask in choice_masks(pos))[1]
 
 
 def choice_masks(pos):

@@ -15,15 +15,18 @@ from .centres import LRStage, UDStage
 from .finish import to_3x3
 from .model import CORNERS, N, centre_colours, to_physical
 from .orbits import PHASE3_MOVES, OrbitMover
-from .pairs import PairsCentresTable, PairsSearch, PairsTable
+from .pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable
 from .phase2 import CentreOrbitStage, EOStage, WingStage
 from .pieces import label, wing_parity, wing_positions
 from .slice import CentresForPairs, SliceSearch, SliceTable
 
 DIRECT_DEPTH = 3               # cubes this close to solved are solved directly, optimally
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
-MAX_UD_CHOICES = 200           # optimal centres-ud solutions compared by their wing stage
-MAX_SLICE_CHOICES = 20         # shortest slice solutions compared by their pairs-stage bound
+MAX_LR_CHOICES = 100           # optimal centres-lr solutions compared by their centres-ud stage
+MAX_LR_TRIED = 50              # of those, the ones whose centres-ud solutions are scored
+MAX_UD_CHOICES = 50            # optimal centres-ud solutions scored (length + wing bound) per try
+MAX_SLICE_CHOICES = 60         # shortest slice solutions compared by their pairs-stage bound
+MAX_PAIRS_TRIED = 3            # of those, the ones after which the pairs stage is searched
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
 FINISH_BUDGET_S = 1.0          # default seconds for the 3x3x3 finish (solve3's budget search)
 CORNER_SIZE = 2
@@ -48,11 +51,12 @@ class Reducer(object):
         self.wings = WingStage(store.open_dense(EOStage.table, directory),
                                store.open_dense(CentreOrbitStage.table, directory))
         self.orbit = OrbitMover(PHASE3_MOVES)
+        centre_stage = self.wings.centres.cs
         self.slice = SliceSearch(store.open_dense(SliceTable.table, directory),
-                                 store.open_dense(CentresForPairs.table, directory))
-        self.pairs = PairsSearch(store.open_words("4x4-pairs-moves", directory),
+                                 store.open_dense(CentresForPairs.table, directory), centre_stage)
+        self.pairs = PairsSearch(store.open_words(PAIR_MOVE_TABLE, directory),
                                  store.open_dense(PairsTable.table, directory),
-                                 store.open_dense(PairsCentresTable.table, directory))
+                                 store.open_dense(PairsCentresTable.table, directory), centre_stage)
         self.stats = Stats()
 
     def _exact(self, stage, table, start, max_solutions=1):
@@ -86,53 +90,88 @@ class Reducer(object):
         return first_solution(lettered, lr.moves, apply_perm, heuristic,
                               lambda cube: is_solved(cube, N), max_cost=DIRECT_DEPTH)
 
-    def _wings(self, cube):
-        """The wing-stage solution for a cube with its centres on their axes."""
+    def _wings(self, cube, max_cost=MAX_CENTRE_STAGE):
+        """The wing-stage solution for a cube with its centres on their axes, or None
+        if it needs more than max_cost moves (< MAX_CENTRE_STAGE)."""
         ws = self.wings
         solution = first_solution(ws.start(centre_colours(cube), wing_positions(cube)), ws.moves,
                                   ws.apply, ws.heuristic, lambda s: ws.heuristic(s) == 0,
-                                  max_cost=MAX_CENTRE_STAGE)
-        if solution is None:
+                                  max_cost=max_cost)
+        if solution is None and max_cost >= MAX_CENTRE_STAGE:
             raise TableError("tables {} and {} give no path to their goal: run `cubebot tables "
                              "build`".format(EOStage.table, CentreOrbitStage.table))
         return solution
 
-    def _centres_and_wings(self, cube):
-        """The centres-ud and wing stages: of the optimal centres-ud solutions (up to
-        MAX_UD_CHOICES) the one whose wing-stage lower bound is smallest."""
-        ud, ws = self.ud, self.wings
-        start = ud.start(centre_colours(cube), wing_parity(wing_positions(cube)))
+    def _ud_start(self, cube):
+        return self.ud.start(centre_colours(cube), wing_parity(wing_positions(cube)))
+
+    def _phase2(self, cube):
+        """Stages centres-lr, centres-ud and wings.
+
+        Of the optimal centres-lr solutions (up to MAX_LR_CHOICES), the
+        MAX_LR_TRIED that leave the shortest centres-ud stage (4x4-centres-ud
+        is exact) are tried. After each, of up to MAX_UD_CHOICES optimal
+        centres-ud solutions the one with the smallest wing-stage lower bound
+        is taken and the wing stage searched, only for solutions shorter in
+        all than the best so far. Returns (m_lr, m_ud, m_wings, cube after).
+        """
+        ud, table = self.ud, self.ud_table
+        found = self._exact(self.lr, self.lr_table, self.lr.start(centre_colours(cube)),
+                            MAX_LR_CHOICES)
+        afters = [apply(cube, m, N) for m in found]
+        starts = [self._ud_start(after) for after in afters]
+        order = sorted(range(len(found)), key=lambda k: (table[ud.rank(starts[k])], k))
         best = None
-        for m in self._exact(ud, self.ud_table, start, MAX_UD_CHOICES):
+        for k in order[:MAX_LR_TRIED]:
+            m_ud, after = self._centres_ud(afters[k], starts[k])
+            limit = MAX_CENTRE_STAGE if best is None else len(best[1]) + len(best[2]) - len(m_ud) - 1
+            m_wings = self._wings(after, limit)
+            if m_wings is not None:
+                best = (found[k], m_ud, m_wings, apply(after, m_wings, N))
+        return best
+
+    def _centres_ud(self, cube, start):
+        """Of the optimal centres-ud solutions (up to MAX_UD_CHOICES) the one whose
+        wing-stage lower bound is smallest: (moves, cube after)."""
+        ws = self.wings
+        best = None
+        for m in self._exact(self.ud, self.ud_table, start, MAX_UD_CHOICES):
             after = apply(cube, m, N)
             bound = ws.heuristic(ws.start(centre_colours(after), wing_positions(after)))
             if best is None or bound < best[0]:
                 best = (bound, m, after)
-        m_wings = self._wings(best[2])
-        return best[1], m_wings, apply(best[2], m_wings, N)
+        return best[1], best[2]
 
-    def _search(self, stage, start, max_solutions=1):
-        """Up to max_solutions shortest solutions of a slice or pairs search."""
+    def _search(self, stage, start, max_solutions=1, max_cost=MAX_STAGE_COST):
+        """Up to max_solutions shortest solutions of a slice or pairs search ([] if
+        none within a max_cost below MAX_STAGE_COST)."""
         found = list(ida_star(start, stage.moves, stage.apply, stage.heuristic,
-                              lambda s: stage.heuristic(s) == 0, max_cost=MAX_STAGE_COST,
+                              lambda s: stage.heuristic(s) == 0, max_cost=max_cost,
                               max_solutions=max_solutions, stats=self.stats,
                               cheapest_only=True))
-        if not found:
+        if not found and max_cost >= MAX_STAGE_COST:
             raise TableError("the {} stage found no solution within {} moves: run `cubebot "
                              "tables build`".format(type(stage).__name__, MAX_STAGE_COST))
         return found
 
     def _slice_and_pairs(self, state):
-        """The slice and pairs stages: of the shortest slice solutions (up to
-        MAX_SLICE_CHOICES) the one whose pairs-stage lower bound is smallest."""
+        """The slice and pairs stages: the shortest slice solutions (up to
+        MAX_SLICE_CHOICES) are ordered by their pairs-stage lower bound, and the
+        pairs stage is searched after the first MAX_PAIRS_TRIED of them, each
+        time only for a shorter pairs solution than the best so far."""
         sl, pairs = self.slice, self.pairs
-        best = None
+        tries = []
         for m in self._search(sl, sl.start(state), MAX_SLICE_CHOICES):
             after = pairs.start(self.orbit.follow(state, m))
-            bound = pairs.heuristic(after)
-            if best is None or bound < best[0]:
-                best = (bound, m, after)
-        return best[1], self._search(pairs, best[2])[0]
+            tries.append((pairs.heuristic(after), len(tries), m, after))
+        tries.sort(key=lambda t: t[:2])
+        best = None
+        for _, _, m, after in tries[:MAX_PAIRS_TRIED]:
+            limit = MAX_STAGE_COST if best is None else len(best[1]) - 1
+            found = self._search(pairs, after, max_cost=limit)
+            if found:
+                best = (m, found[0])
+        return best
 
     def solve(self, state, budget=None):
         lettered, _ = label(state)
@@ -143,9 +182,7 @@ class Reducer(object):
             stage_moves["direct"] = moves
             return Result([moves], stage_moves, 0)
         cube = lettered
-        m_lr = self._exact(self.lr, self.lr_table, self.lr.start(centre_colours(cube)))[0]
-        cube = apply(cube, m_lr, N)
-        m_ud, m_eo, cube = self._centres_and_wings(cube)
+        m_lr, m_ud, m_eo, cube = self._phase2(cube)
         self.stats = Stats()
         state = self.orbit.start(self.slice.cs.start(centre_colours(cube)), wing_positions(cube),
                                  corner_parity(cube))

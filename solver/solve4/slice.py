@@ -151,10 +151,10 @@ class SliceSearch(object):
     heuristic is the min over the sets (then the max with the centres).
     """
 
-    def __init__(self, slice_table, centre_table):
+    def __init__(self, slice_table, centre_table, centre_stage=None):
         self.st = slice_table
         self.ct = centre_table
-        self.cs = CentreStage()
+        self.cs = centre_stage or CentreStage()
         self.moves = list(PHASE3_MOVES)
         self.mover = MaskMover(self.moves)
         self.maps = orbit_maps(self.moves)
