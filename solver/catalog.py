@@ -28,6 +28,7 @@ SPECS = [
     TableSpec("4x4-pairs-moves", 4, "solver.solve4.build:build_pair_moves", True),
     TableSpec("4x4-pairs", 4, "solver.solve4.build:build_pairs", True),
     TableSpec("4x4-pairs-centres", 4, "solver.solve4.build:build_pairs_centres", True),
+    TableSpec("4x4-pairs-ud", 4, "solver.solve4.build:build_pairs_ud", True),
 ]
 
 

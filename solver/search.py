@@ -53,13 +53,15 @@ class Stats(object):
 
 
 def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
-             max_solutions=1, stop=None, stats=None, cheapest_only=False):
+             max_solutions=1, stop=None, stats=None, cheapest_only=False, more_nodes=None):
     """Yield solutions (lists of Moves) in order of non-decreasing cost.
 
     Stops after max_solutions solutions (None: all within max_cost), when
     the cost bound passes max_cost, when stop() returns True (checked at
-    every node; a cheap callable such as a deadline test), or, with
-    cheapest_only, after the first cost bound that has solutions.
+    every node; a cheap callable such as a deadline test), with
+    cheapest_only after the first cost bound that has solutions, and with
+    more_nodes once that many nodes have been visited since the first
+    solution was found (the solutions found so far are still yielded).
     """
     n = len(moves)
     costs = list(costs) if costs is not None else [1] * n
@@ -83,6 +85,11 @@ def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
         for i in allowed[last]:
             if stop is not None and stop():
                 raise _Stopped()
+            if more_nodes is not None and yield_list:
+                if not first_at:
+                    first_at.append(stats.nodes)
+                elif stats.nodes - first_at[0] > more_nodes:
+                    raise _Stopped()
             stats.nodes += 1
             path.append(moves[i])
             t = dfs(apply(state, i), g + costs[i], bound, i)
@@ -95,6 +102,7 @@ def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
         return smallest
 
     yield_list = []
+    first_at = []              # node count when the first solution was found
     bound = heuristic(start)
     while bound <= max_cost:
         try:

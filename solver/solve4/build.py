@@ -77,3 +77,9 @@ def build_pairs_centres(path, progress=None):
     """4x4-pairs-centres: the pairs stage, centres solved with the E-slice pairs (70^3 x 4! x 2)."""
     from .pairs import PairsCentresTable
     _build(PairsCentresTable(), path, progress, complete=False)
+
+
+def build_pairs_ud(path, progress=None):
+    """4x4-pairs-ud: the pairs stage, U/D centres with the U/D pairs (70 x 8! x 2 entries)."""
+    from .pairs import PairsUDTable
+    _build(PairsUDTable(), path, progress, complete=False)

@@ -15,7 +15,7 @@ from .centres import LRStage, UDStage
 from .finish import to_3x3
 from .model import CORNERS, N, centre_colours, to_physical
 from .orbits import PHASE3_MOVES, OrbitMover
-from .pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable
+from .pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
 from .phase2 import CentreOrbitStage, EOStage, WingStage
 from .pieces import label, wing_parity, wing_positions
 from .slice import CentresForPairs, SliceSearch, SliceTable
@@ -24,9 +24,11 @@ DIRECT_DEPTH = 3               # cubes this close to solved are solved directly,
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
 MAX_LR_CHOICES = 100           # optimal centres-lr solutions compared by their centres-ud stage
 MAX_LR_TRIED = 50              # of those, the ones whose centres-ud solutions are scored
-MAX_UD_CHOICES = 50            # optimal centres-ud solutions scored (length + wing bound) per try
-MAX_SLICE_CHOICES = 60         # shortest slice solutions compared by their pairs-stage bound
-MAX_PAIRS_TRIED = 3            # of those, the ones after which the pairs stage is searched
+MAX_UD_CHOICES = 50            # optimal centres-ud solutions compared by their wing-stage bound, per try
+MAX_SLICE_CHOICES = 60         # shortest slice solutions, each followed by a pairs search
+MAX_PAIRS_TRIED = 60           # of those, the ones after which the pairs stage is searched (all)
+PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs search after the first
+MORE_SOLUTION_NODES = 200000   # nodes spent looking for more solutions after the first
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
 FINISH_BUDGET_S = 1.0          # default seconds for the 3x3x3 finish (solve3's budget search)
 CORNER_SIZE = 2
@@ -56,7 +58,8 @@ class Reducer(object):
                                  store.open_dense(CentresForPairs.table, directory), centre_stage)
         self.pairs = PairsSearch(store.open_words(PAIR_MOVE_TABLE, directory),
                                  store.open_dense(PairsTable.table, directory),
-                                 store.open_dense(PairsCentresTable.table, directory), centre_stage)
+                                 store.open_dense(PairsCentresTable.table, directory),
+                                 store.open_dense(PairsUDTable.table, directory), centre_stage)
         self.stats = Stats()
 
     def _exact(self, stage, table, start, max_solutions=1):
@@ -142,14 +145,23 @@ class Reducer(object):
                 best = (bound, m, after)
         return best[1], best[2]
 
-    def _search(self, stage, start, max_solutions=1, max_cost=MAX_STAGE_COST):
-        """Up to max_solutions shortest solutions of a slice or pairs search ([] if
-        none within a max_cost below MAX_STAGE_COST)."""
+    def _search(self, stage, start, max_solutions=1, max_cost=MAX_STAGE_COST, max_nodes=None):
+        """Up to max_solutions shortest solutions of a slice or pairs search.
+
+        More solutions than the first are looked for during at most
+        MORE_SOLUTION_NODES nodes. [] if there is none within a max_cost below
+        MAX_STAGE_COST or within max_nodes nodes."""
+        stop = None
+        if max_nodes is not None:
+            stats, cap = self.stats, self.stats.nodes + max_nodes
+
+            def stop():
+                return stats.nodes > cap
         found = list(ida_star(start, stage.moves, stage.apply, stage.heuristic,
                               lambda s: stage.heuristic(s) == 0, max_cost=max_cost,
-                              max_solutions=max_solutions, stats=self.stats,
-                              cheapest_only=True))
-        if not found and max_cost >= MAX_STAGE_COST:
+                              max_solutions=max_solutions, stats=self.stats, stop=stop,
+                              cheapest_only=True, more_nodes=MORE_SOLUTION_NODES))
+        if not found and max_cost >= MAX_STAGE_COST and max_nodes is None:
             raise TableError("the {} stage found no solution within {} moves: run `cubebot "
                              "tables build`".format(type(stage).__name__, MAX_STAGE_COST))
         return found
@@ -158,7 +170,8 @@ class Reducer(object):
         """The slice and pairs stages: the shortest slice solutions (up to
         MAX_SLICE_CHOICES) are ordered by their pairs-stage lower bound, and the
         pairs stage is searched after the first MAX_PAIRS_TRIED of them, each
-        time only for a shorter pairs solution than the best so far."""
+        later time only for a shorter pairs solution than the best so far and
+        for at most PAIRS_TRY_NODES nodes."""
         sl, pairs = self.slice, self.pairs
         tries = []
         for m in self._search(sl, sl.start(state), MAX_SLICE_CHOICES):
@@ -167,8 +180,11 @@ class Reducer(object):
         tries.sort(key=lambda t: t[:2])
         best = None
         for _, _, m, after in tries[:MAX_PAIRS_TRIED]:
-            limit = MAX_STAGE_COST if best is None else len(best[1]) - 1
-            found = self._search(pairs, after, max_cost=limit)
+            if best is None:
+                found = self._search(pairs, after)
+            else:
+                found = self._search(pairs, after, max_cost=len(best[1]) - 1,
+                                     max_nodes=PAIRS_TRY_NODES)
             if found:
                 best = (m, found[0])
         return best

@@ -91,3 +91,32 @@ def test_stop_callback_ends_the_search():
                                   lambda s: 0, lambda s: cube2.rank(*s) == 0,
                                   max_cost=11, stop=stop)
     assert found is None and len(calls) == 51
+
+
+def _ring_search(n, **kwargs):
+    """IDA* on a ring of n states from 0 to n // 2: U and F step +1, R and B step -1."""
+    ring_moves = [moves.Move(face, 1, 1, 1) for face in "UFRB"]
+    steps = (1, 1, -1, -1)
+    target = n // 2
+    return list(search.ida_star(
+        0, ring_moves, lambda s, i: (s + steps[i]) % n,
+        lambda s: min((s - target) % n, (target - s) % n), lambda s: s == target, **kwargs))
+
+
+def _end(solution, n):
+    return sum(1 if m.face in "UF" else -1 for m in solution) % n
+
+
+def test_cheapest_only_stops_after_the_first_bound_with_solutions():
+    # 0 -> 5 on a ring of 10: four solutions of 5 moves (UFUFU, FUFUF, RBRBR, BRBRB), longer ones at 7
+    every = _ring_search(10, max_cost=7, max_solutions=None)
+    assert sorted(set(len(s) for s in every)) == [5, 7]
+    cheapest = _ring_search(10, max_cost=7, max_solutions=None, cheapest_only=True)
+    assert [len(s) for s in cheapest] == [5, 5, 5, 5]
+    assert all(_end(s, 10) == 5 for s in every + cheapest)
+
+
+def test_more_nodes_caps_the_search_for_further_solutions():
+    capped = _ring_search(10, max_cost=7, max_solutions=None, cheapest_only=True, more_nodes=0)
+    assert 1 <= len(capped) < 4
+    assert all(len(s) == 5 and _end(s, 10) == 5 for s in capped)
