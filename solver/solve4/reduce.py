@@ -23,8 +23,8 @@ from .slice import CentresForPairs, SliceSearch, SliceTable
 DIRECT_DEPTH = 3               # cubes this close to solved are solved directly, optimally
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
 MAX_LR_CHOICES = 100           # optimal centres-lr solutions compared by their centres-ud stage
-MAX_LR_TRIED = 50              # of those, the ones whose centres-ud solutions are scored
-MAX_UD_CHOICES = 50            # optimal centres-ud solutions compared by their wing-stage bound, per try
+MAX_LR_TRIED = 50              # of those, the ones taken through centres-ud and wings
+MAX_UD_CHOICES = 50            # optimal centres-ud solutions compared by their wing bound, per try
 MAX_SLICE_CHOICES = 60         # shortest slice solutions, each followed by a pairs search
 MAX_PAIRS_TRIED = 60           # of those, the ones after which the pairs stage is searched (all)
 PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs search after the first
@@ -108,7 +108,7 @@ class Reducer(object):
     def _ud_start(self, cube):
         return self.ud.start(centre_colours(cube), wing_parity(wing_positions(cube)))
 
-    def _phase2(self, cube):
+    def _centres_and_wings(self, cube):
         """Stages centres-lr, centres-ud and wings.
 
         Of the optimal centres-lr solutions (up to MAX_LR_CHOICES), the
@@ -198,7 +198,7 @@ class Reducer(object):
             stage_moves["direct"] = moves
             return Result([moves], stage_moves, 0)
         cube = lettered
-        m_lr, m_ud, m_eo, cube = self._phase2(cube)
+        m_lr, m_ud, m_eo, cube = self._centres_and_wings(cube)
         self.stats = Stats()
         state = self.orbit.start(self.slice.cs.start(centre_colours(cube)), wing_positions(cube),
                                  corner_parity(cube))
