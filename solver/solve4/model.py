@@ -16,8 +16,8 @@ Facelet sets (indices into the 96-character state, face*16 + row*4 + col):
 """
 
 from ..cubies import EDGE_NAMES, corner_facelets
-from ..facelets import FACES, OPPOSITE, face_index
-from ..moves import Move, permutation
+from ..facelets import FACES, OPPOSITE, face_index, relabel, solved
+from ..moves import Move, apply, parse, permutation
 
 N = 4
 N_FACELETS = 6 * N * N
@@ -160,3 +160,26 @@ def permutation_parity(mapping):
 # wide half turns, which keep each centre colour on its axis.
 EDGE_MOVES = tuple([Move(f, 1, 1, t) for f in FACES for t in TURNS] +
                    [Move(f, 1, 2, 2) for f in FACES])
+
+
+class Turned(object):
+    """A lettered cube seen after a whole-cube rotation, and moves brought back.
+
+    seen(state) is the state turned by `rotation` with its colours renamed
+    after the faces they now lie on, so that it is again a cube in the URFDLB
+    lettering (a conjugate); a move found for it turns face g there, which is
+    face back[g] of the original cube, the same way.
+    """
+
+    def __init__(self, rotation):
+        self.rotation = parse(rotation)
+        turned = apply(solved(N), self.rotation, N)
+        # the colour now at the centre of face g is renamed g
+        self.rename = dict((turned[face_index(g, 1, 1, N)], g) for g in FACES)
+        self.back = dict((g, c) for c, g in self.rename.items())
+
+    def seen(self, state):
+        return relabel(apply(state, self.rotation, N), self.rename)
+
+    def moves_back(self, moves):
+        return [Move(self.back[m.face], m.first, m.last, m.turns) for m in moves]

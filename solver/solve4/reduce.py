@@ -13,7 +13,7 @@ from ..search import Stats, first_solution, ida_star
 from . import STAGES, Result
 from .centres import LRStage, UDStage
 from .finish import to_3x3
-from .model import CORNERS, N, centre_colours, to_physical
+from .model import CORNERS, N, Turned, centre_colours, to_physical
 from .orbits import PHASE3_MOVES, OrbitMover
 from .pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
 from .phase2 import CentreOrbitStage, EOStage, WingStage
@@ -32,6 +32,7 @@ MORE_SOLUTION_NODES = 200000   # nodes spent looking for more solutions after th
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
 FINISH_BUDGET_S = 1.0          # default seconds for the 3x3x3 finish (solve3's budget search)
 CORNER_SIZE = 2
+SLICE_ROTATION = "x"           # the other frame the slice and pairs stages are tried in
 
 
 def corner_parity(lettered):
@@ -53,6 +54,8 @@ class Reducer(object):
         self.wings = WingStage(store.open_dense(EOStage.table, directory),
                                store.open_dense(CentreOrbitStage.table, directory))
         self.orbit = OrbitMover(PHASE3_MOVES)
+        # as is, and turned by x: the phase-3 moves are the same set there (the orbits swap)
+        self.frames = (None, Turned(SLICE_ROTATION))
         centre_stage = self.wings.centres.cs
         self.slice = SliceSearch(store.open_dense(SliceTable.table, directory),
                                  store.open_dense(CentresForPairs.table, directory), centre_stage)
@@ -189,6 +192,21 @@ class Reducer(object):
                 best = (m, found[0])
         return best
 
+    def _slice_and_pairs_both_ways(self, cube):
+        """The slice and pairs stages as they are and on the F/B axis (the cube seen
+        turned by x: the E slice there is the original S slice); the shorter."""
+        best = None
+        for turned in self.frames:
+            seen = cube if turned is None else turned.seen(cube)
+            state = self.orbit.start(self.slice.cs.start(centre_colours(seen)),
+                                     wing_positions(seen), corner_parity(seen))
+            m_slice, m_pairs = self._slice_and_pairs(state)
+            if turned is not None:
+                m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
+            if best is None or len(m_slice) + len(m_pairs) < len(best[0]) + len(best[1]):
+                best = (m_slice, m_pairs)
+        return best
+
     def solve(self, state, budget=None):
         lettered, _ = label(state)
         direct = self._direct(lettered)
@@ -200,9 +218,7 @@ class Reducer(object):
         cube = lettered
         m_lr, m_ud, m_eo, cube = self._centres_and_wings(cube)
         self.stats = Stats()
-        state = self.orbit.start(self.slice.cs.start(centre_colours(cube)), wing_positions(cube),
-                                 corner_parity(cube))
-        m_slice, m_pairs = self._slice_and_pairs(state)
+        m_slice, m_pairs = self._slice_and_pairs_both_ways(cube)
         cube = apply(cube, m_slice + m_pairs, N)
         parts = [m_lr, m_ud, m_eo, m_slice, m_pairs]
 

@@ -235,3 +235,15 @@ def test_pairs_stage_refuses_a_slice_it_cannot_pair(tables_dir):
     a[e0], a[e1] = a[e1], a[e0]          # two slice edges' A wings swapped: an odd rho_E
     with pytest.raises(TableError, match="pairs moves cannot finish"):
         reducer.pairs.start((_orbit_state(reducer, solved())[0], tuple(a), b, cp))
+
+
+def test_a_turned_frame_brings_its_moves_back():
+    turned = model.Turned("x")
+    assert turned.seen(solved()) == solved()
+    rng = seeded(12)
+    for _ in range(5):
+        cube = pieces.label(scramble.random_state(N, rng))[0]
+        seq = [rng.choice(orbits.PHASE3_MOVES) for _ in range(12)]
+        assert moves.apply(turned.seen(cube), seq) == turned.seen(moves.apply(cube, turned.moves_back(seq)))
+        # the phase-3 moves are the same set in the turned frame
+        assert set(turned.moves_back(orbits.PHASE3_MOVES)) == set(orbits.PHASE3_MOVES)
