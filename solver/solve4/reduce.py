@@ -29,6 +29,7 @@ MAX_SLICE_CHOICES = 60         # shortest slice solutions, each followed by a pa
 MAX_PAIRS_TRIED = 60           # of those, the ones after which the pairs stage is searched (all)
 PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs search after the first
 MORE_SOLUTION_NODES = 200000   # nodes spent looking for more solutions after the first
+SLICE_NODES = 500000           # nodes (a few s here) for each frame's slice search at first
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
 FINISH_BUDGET_S = 1.0          # default seconds for the 3x3x3 finish (solve3's budget search)
 CORNER_SIZE = 2
@@ -169,17 +170,19 @@ class Reducer(object):
                              "tables build`".format(type(stage).__name__, MAX_STAGE_COST))
         return found
 
-    def _slice_and_pairs(self, state):
+    def _slice_and_pairs(self, state, max_nodes=None):
         """The slice and pairs stages: the shortest slice solutions (up to
-        MAX_SLICE_CHOICES) are ordered by their pairs-stage lower bound, and the
-        pairs stage is searched after the first MAX_PAIRS_TRIED of them, each
-        later time only for a shorter pairs solution than the best so far and
-        for at most PAIRS_TRY_NODES nodes."""
+        MAX_SLICE_CHOICES), in the order of their pairs-stage lower bounds, are
+        each followed by a pairs search, each later one only for a shorter pairs
+        solution than the best so far and for at most PAIRS_TRY_NODES nodes.
+        None if the slice search found nothing within max_nodes nodes."""
         sl, pairs = self.slice, self.pairs
         tries = []
-        for m in self._search(sl, sl.start(state), MAX_SLICE_CHOICES):
+        for m in self._search(sl, sl.start(state), MAX_SLICE_CHOICES, max_nodes=max_nodes):
             after = pairs.start(self.orbit.follow(state, m))
             tries.append((pairs.heuristic(after), len(tries), m, after))
+        if not tries:
+            return None
         tries.sort(key=lambda t: t[:2])
         best = None
         for _, _, m, after in tries[:MAX_PAIRS_TRIED]:
@@ -194,17 +197,35 @@ class Reducer(object):
 
     def _slice_and_pairs_both_ways(self, cube):
         """The slice and pairs stages as they are and on the F/B axis (the cube seen
-        turned by x: the E slice there is the original S slice); the shorter."""
-        best = None
+        turned by x: the E slice there is the original S slice); the shorter.
+
+        Each frame's slice search gets SLICE_NODES nodes; if neither finds a
+        solution within them, the frame with the smaller slice bound is searched
+        to the end."""
+        starts = []
         for turned in self.frames:
             seen = cube if turned is None else turned.seen(cube)
             state = self.orbit.start(self.slice.cs.start(centre_colours(seen)),
                                      wing_positions(seen), corner_parity(seen))
-            m_slice, m_pairs = self._slice_and_pairs(state)
-            if turned is not None:
-                m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
-            if best is None or len(m_slice) + len(m_pairs) < len(best[0]) + len(best[1]):
-                best = (m_slice, m_pairs)
+            starts.append((self.slice.heuristic(self.slice.start(state)), len(starts), turned, state))
+        best = None
+        for _, _, turned, state in starts:
+            found = self._slice_and_pairs(state, SLICE_NODES)
+            if found is not None:
+                best = self._shorter(best, found, turned)
+        if best is None:
+            _, _, turned, state = min(starts, key=lambda s: s[:2])
+            best = self._shorter(None, self._slice_and_pairs(state), turned)
+        return best
+
+    @staticmethod
+    def _shorter(best, found, turned):
+        """(m_slice, m_pairs) of `found` (from frame `turned`, brought back) if shorter."""
+        m_slice, m_pairs = found
+        if turned is not None:
+            m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
+        if best is None or len(m_slice) + len(m_pairs) < len(best[0]) + len(best[1]):
+            return m_slice, m_pairs
         return best
 
     def solve(self, state, budget=None):

@@ -179,9 +179,16 @@ class SliceSearch(object):
                 tuple([ma[x] for x in a]), tuple([mb[x] for x in b]))
 
     def heuristic(self, state):
+        """max(centre distance, min over the sets of their slice distance); the sets
+        are read only until one is no further than the centres."""
         masks, a, b = state
         st, ranks = self.st, self.ranks
-        x = min(st[slice_index(ranks, (a[e0], a[e1], a[e2], a[e3]), (b[e0], b[e1], b[e2], b[e3]))]
-                for e0, e1, e2, e3 in self.subsets)
         y = self.ct[self.cs.rank(masks)]
-        return x if x > y else y
+        nearest = None
+        for e0, e1, e2, e3 in self.subsets:
+            x = st[slice_index(ranks, (a[e0], a[e1], a[e2], a[e3]), (b[e0], b[e1], b[e2], b[e3]))]
+            if x <= y:
+                return y
+            if nearest is None or x < nearest:
+                nearest = x
+        return nearest
