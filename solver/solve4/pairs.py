@@ -28,11 +28,6 @@ Tables:
                      = 10,080 * 4! * 2 = 483,840 ranks, the distance to solved
                      centres (or turned x2/y2/z2) with rho_E the identity and
                      bit 0; 80,640 reached, at most 11 moves.
-
-PairCentres: the pairs moves reach 10,080 centre configurations, the
-product of 70 U/D masks (any 4 of the 8 U/D slots), 12 R/L masks and 12 F/B
-masks; each axis mask moves on its own, so the R/L and F/B masks reachable
-are found by a tiny search at start-up and ranked 0..11.
   4x4-pairs-ud       4 bits: (U/D centre mask, UD rank, bit), N_PAIRS_UD =
                      70 * 8! * 2 = 5,644,800 ranks, the distance to the U/D
                      centres solved (U or D colour on U) with rho_UD the
@@ -40,8 +35,14 @@ are found by a tiny search at start-up and ranked 0..11.
                      turns move U/D centres and U/D wings together, which
                      neither table above sees: with it the pairs search
                      visits 5-20x fewer nodes.
+
 The search is IDA* with the max of the three distance tables; all are 0 at
 the goal, and together only there.
+
+PairCentres: the pairs moves reach 10,080 centre configurations, the
+product of 70 U/D masks (any 4 of the 8 U/D slots), 12 R/L masks and 12 F/B
+masks; each axis mask moves on its own, so the R/L and F/B masks reachable
+are found by a tiny search at start-up and ranked 0..11.
 """
 
 from math import factorial
