@@ -59,7 +59,8 @@ class Reducer(object):
         self.frames = (None, Turned(SLICE_ROTATION))
         centre_stage = self.wings.centres.cs
         self.slice = SliceSearch(store.open_dense(SliceTable.table, directory),
-                                 store.open_dense(CentresForPairs.table, directory), centre_stage)
+                                 store.open_dense(CentresForPairs.table, directory), centre_stage,
+                                 self.orbit)
         self.pairs = PairsSearch(store.open_words(PAIR_MOVE_TABLE, directory),
                                  store.open_dense(PairsTable.table, directory),
                                  store.open_dense(PairsCentresTable.table, directory),

@@ -34,7 +34,7 @@ from ..coords import binomial
 from ..tables import UNREACHED, bfs
 from .centres import CentreStage
 from .masks import MaskMover
-from .orbits import E_A, N_ORBIT, PAIR_MOVES, PHASE3_MOVES, orbit_maps, partner
+from .orbits import E_A, N_ORBIT, PAIR_MOVES, PHASE3_MOVES, OrbitMover, orbit_maps, partner
 
 SLICE_SIZE = len(E_A)                          # four edges in the slice
 N_SETS = binomial(N_ORBIT, SLICE_SIZE)        # C(12, 4) = 495 sets of A indices
@@ -143,7 +143,7 @@ class CentresForPairs(object):
 
 
 class SliceSearch(object):
-    """The stage's search: state (centre masks, a, b) as in orbits.OrbitMover.
+    """The stage's search: its state is the orbits.OrbitMover state itself.
 
     start() picks the sets of four edges that may go into the slice: those
     at most SUBSET_SLACK further in 4x4-slice than the nearest set, at most
@@ -151,37 +151,30 @@ class SliceSearch(object):
     heuristic is the min over the sets (then the max with the centres).
     """
 
-    def __init__(self, slice_table, centre_table, centre_stage=None):
+    def __init__(self, slice_table, centre_table, centre_stage=None, orbit=None):
         self.st = slice_table
         self.ct = centre_table
         self.cs = centre_stage or CentreStage()
-        self.moves = list(PHASE3_MOVES)
-        self.mover = MaskMover(self.moves)
-        self.maps = orbit_maps(self.moves)
+        self.orbit = orbit or OrbitMover(PHASE3_MOVES)
+        self.moves = self.orbit.moves
+        self.apply = self.orbit.apply
         self.ranks = set_ranks()
         self.subsets = []
 
     def start(self, orbit_state):
-        """The search state of an orbits.OrbitMover state; chooses self.subsets."""
-        masks, a, b, _ = orbit_state
+        """The search state of an orbits.OrbitMover state (itself); chooses self.subsets."""
+        _, a, b, _ = orbit_state
         st, ranks = self.st, self.ranks
         scored = sorted((st[slice_index(ranks, [a[e] for e in edges], [b[e] for e in edges])],
                          edges) for edges in combinations(range(N_ORBIT), SLICE_SIZE))
         nearest = scored[0][0]
         self.subsets = [edges for d, edges in scored if d <= nearest + SUBSET_SLACK][:MAX_SUBSETS]
-        return (masks, a, b)
-
-    def apply(self, state, i):
-        masks, a, b = state
-        move = self.mover.apply
-        ma, mb = self.maps[i]
-        return ((move(masks[0], i), move(masks[1], i), move(masks[2], i)),
-                tuple([ma[x] for x in a]), tuple([mb[x] for x in b]))
+        return orbit_state
 
     def heuristic(self, state):
         """max(centre distance, min over the sets of their slice distance); the sets
         are read only until one is no further than the centres."""
-        masks, a, b = state
+        masks, a, b, _ = state
         st, ranks = self.st, self.ranks
         y = self.ct[self.cs.rank(masks)]
         nearest = None
