@@ -103,9 +103,8 @@ def _identity():
     return list(range(len(ORBIT_A)))
 
 
-def ud_moves():
+def ud_moves(parts):
     """The UD move table: entry rank * N_MOVES + move (a list of N_UD * N_MOVES ranks)."""
-    parts = _move_parts()
     table = []
     for r in range(N_UD):
         rho = _with_sub(_identity(), UD_A, r)
@@ -113,9 +112,8 @@ def ud_moves():
     return table
 
 
-def e_moves():
+def e_moves(parts):
     """e_moves[move][E rank] -> E rank after the move (small; made when needed)."""
-    parts = _move_parts()
     return [[_sub_rank(_moved(_with_sub(_identity(), E_A, r), part), E_A) for r in range(N_E)]
             for part in parts]
 
@@ -124,7 +122,7 @@ def build_moves(path, progress=None):
     """Write 4x4-pairs-moves."""
     if progress:
         progress("{} U/D ranks x {} moves".format(N_UD, N_MOVES))
-    write_words(path, ud_moves())
+    write_words(path, ud_moves(_move_parts()))
 
 
 class PairCentres(object):
@@ -180,9 +178,10 @@ class PairsTable(object):
     size = N_PAIRS
 
     def __init__(self):
-        self.ud = ud_moves()
-        self.e = e_moves()
-        self.flips = [part[2] for part in _move_parts()]
+        parts = _move_parts()
+        self.ud = ud_moves(parts)
+        self.e = e_moves(parts)
+        self.flips = [part[2] for part in parts]
 
     @staticmethod
     def goals():
@@ -205,8 +204,9 @@ class PairsCentresTable(object):
     def __init__(self):
         self.mover = MaskMover(PAIR_MOVES)
         self.pc = PairCentres(mover=self.mover)
-        self.e = e_moves()
-        self.flips = [part[2] for part in _move_parts()]
+        parts = _move_parts()
+        self.e = e_moves(parts)
+        self.flips = [part[2] for part in parts]
 
     def goals(self):
         cs = self.pc.cs
@@ -229,8 +229,9 @@ class PairsUDTable(object):
     size = N_PAIRS_UD
 
     def __init__(self):
-        self.ud = ud_moves()
-        self.flips = [part[2] for part in _move_parts()]
+        parts = _move_parts()
+        self.ud = ud_moves(parts)
+        self.flips = [part[2] for part in parts]
         self.coord = CentreStage().coords[0]
         mover = MaskMover(PAIR_MOVES)
         coord = self.coord
@@ -261,8 +262,9 @@ class PairsSearch(object):
         self.mover = MaskMover(self.moves)
         self.pc = PairCentres(centre_stage, self.mover)
         self.ud_mask = self.pc.cs.coords[0]
-        self.e = e_moves()
-        self.flips = [part[2] for part in _move_parts()]
+        parts = _move_parts()
+        self.e = e_moves(parts)
+        self.flips = [part[2] for part in parts]
         self.edge_at = [s >> 1 for s in ORBIT_A]
         self.back = dict((b, a) for a, b in enumerate(partner()))
 
