@@ -6,11 +6,11 @@ random cubie cube with matching parities and orientation totals; the
 state after random_moves(n, rng).
 """
 
-from . import cube2
-from .coords import factorial, ori_unrank, perm_unrank
-from .cubies import N_CORNERS, N_EDGES, CubieCube, parity, to_facelets
-from .facelets import FACES, check_size, solved
-from .moves import Move, apply, invert
+from cubebot.solver.solve2 import cube as cube2
+from cubebot.solver.coords import factorial, ori_unrank, perm_unrank
+from cubebot.solver.cubies import N_CORNERS, N_EDGES, CubieCube, parity, to_facelets
+from cubebot.solver.facelets import FACES, check_size, solved
+from cubebot.solver.moves import Move, apply, invert
 
 RANDOM_MOVES_PER_LAYER = 20     # scramble length for N >= 4: this many per inner layer count
 
@@ -59,6 +59,6 @@ def scramble(n, rng):
         moves = random_moves(n, rng)
         return apply(solved(n), moves, n), moves
     state = random_state(n, rng)
-    from .api import solve
+    from cubebot.solver.api import solve
     moves = invert(solve(state, size=n).moves)
     return state, moves

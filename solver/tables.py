@@ -27,7 +27,7 @@ import sys
 import tempfile
 from array import array
 
-from .errors import TableError
+from cubebot.solver.errors import TableError
 
 FORMAT_VERSION = 1
 HEADER = struct.Struct("<4sHBBQ")

@@ -1,7 +1,7 @@
 """`cubebot calibrate [--virtual-brick | --sim] [--size N]`: with a solved cube on
 the table, check homing and reach, scan the colours into a profile, and write
 the profile and the configuration atomically (previous versions kept as .bak).
-See robot.calibrate. Exits 1 if a check fails (nothing is written then).
+See cubebot.robot.tools.calibrate. Exits 1 if a check fails (nothing is written then).
 """
 
 import os
@@ -9,7 +9,7 @@ import sys
 
 
 def register(subparsers):
-    from ..backends import add_backend_arguments
+    from cubebot.robot.job.robots import add_backend_arguments
     parser = subparsers.add_parser("calibrate", help="check positions, make the colour profile (solved cube)")
     add_backend_arguments(parser)
     parser.add_argument("--size", type=int, choices=(2, 3), default=3, help="size of the solved cube (default 3)")
@@ -20,10 +20,10 @@ def register(subparsers):
 
 
 def run(args):
-    from solver.facelets import solved
-    from .. import calibrate
-    from ..backends import CONFIG_FILE, PROFILE_FILE, open_backend, robot_config
-    from ..mechanism import Mechanism
+    from cubebot.solver.facelets import solved
+    from cubebot.robot.tools import calibrate
+    from cubebot.robot.job.robots import CONFIG_FILE, PROFILE_FILE, open_backend, robot_config
+    from cubebot.robot.machine.mechanism import Mechanism
     config = robot_config(args.config, args.backend)
     with open_backend(args.backend, config, state=solved(args.size)) as opened:
         cal = calibrate.calibrate(Mechanism(opened.hw, config), args.size)

@@ -1,7 +1,7 @@
 """`cubebot calibrate-colors SCAN [--size N] [--output PROFILE]`: a colour profile from a solved cube.
 
-SCAN is a scan file (robot.scanfile formats, - for stdin) of a *solved* cube.
-The profile (robot.colorprofile) is written atomically to PROFILE (default
+SCAN is a scan file (cubebot.robot.colour.scanfile formats, - for stdin) of a *solved* cube.
+The profile (cubebot.robot.colour.profile) is written atomically to PROFILE (default
 ~/.cubebot/profile.json, where the robot looks for it) and its path printed.
 """
 
@@ -10,7 +10,7 @@ import sys
 
 
 def register(subparsers):
-    from robot.backends import PROFILE_FILE
+    from cubebot.robot.job.robots import PROFILE_FILE
     parser = subparsers.add_parser("calibrate-colors",
                                    help="save a colour profile from a scan of a solved cube")
     parser.add_argument("scan", help="scan file of a solved cube (JSON), or - for stdin")
@@ -21,10 +21,10 @@ def register(subparsers):
 
 
 def run(args):
-    from robot.cli import UsageError
-    from robot.colorprofile import make_profile, save_profile
-    from robot.commands.colors import read_scan
-    from robot.errors import ScanUnresolved
+    from cubebot.robot.cli.main import UsageError
+    from cubebot.robot.colour.profile import make_profile, save_profile
+    from cubebot.robot.cli.colors import read_scan
+    from cubebot.robot.errors import ScanUnresolved
     readings, n = read_scan(args.scan, args.size)
     try:
         profile = make_profile(readings, n)

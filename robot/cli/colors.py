@@ -1,7 +1,7 @@
 """`cubebot colors FILE|- [--size N] [--profile P] [--json]`: a scan file to a facelet string.
 
 Reads a scan (the de-facto JSON or the cubebot-scan format, see
-robot.scanfile) and prints the URFDLB facelet string of the most likely valid
+cubebot.robot.colour.scanfile) and prints the URFDLB facelet string of the most likely valid
 cube. --json prints {"state", "size", "confidence", "doubtful", "facelets"
 (per-facelet confidence), "references" (face -> [r, g, b])}.
 Exit codes: 0 resolved; 2 malformed input; 3 no valid cube is clearly the
@@ -27,8 +27,8 @@ def register(subparsers):
 
 def read_scan(path, size=None):
     """(readings, N) of a scan file or stdin ("-"); UsageError (one line) if unusable."""
-    from robot.cli import UsageError
-    from robot.scanfile import MalformedScan, parse_scan
+    from cubebot.robot.cli.main import UsageError
+    from cubebot.robot.colour.scanfile import MalformedScan, parse_scan
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -46,9 +46,9 @@ def read_scan(path, size=None):
 
 
 def run(args):
-    from robot.colorprofile import load_profile
-    from robot.colors import resolve
-    from robot.errors import ScanUnresolved
+    from cubebot.robot.colour.profile import load_profile
+    from cubebot.robot.colour.resolve import resolve
+    from cubebot.robot.errors import ScanUnresolved
     readings, n = read_scan(args.file, args.size)
     profile = load_profile(args.profile) if args.profile else None
     try:

@@ -43,8 +43,8 @@ def _seconds(value):
 
 def report(result, color):
     """The human-readable report of a run result."""
-    from .. import actions as act
-    from ..netview import render_net
+    from cubebot.robot.machine import actions as act
+    from cubebot.robot.ui.netview import render_net
     lines = []
     if result.get("state"):
         lines.append("scanned cube:")
@@ -68,22 +68,22 @@ def report(result, color):
 
 
 def run(args):
-    from solver.errors import CubeError
-    from ..config import load_config
-    from ..errors import ConfigError, RobotError
-    from ..pipeline import run_job
-    from ..sim.factory import make_sim_robot
-    from ..cli import UsageError
+    from cubebot.solver.errors import CubeError
+    from cubebot.robot.machine.config import load_config
+    from cubebot.robot.errors import ConfigError, RobotError
+    from cubebot.robot.job.pipeline import run_job
+    from cubebot.robot.job.simrobot import make_sim_robot
+    from cubebot.robot.cli.main import UsageError
     config = load_config(args.config)
     if args.screenshots and not args.virtual_brick:
         raise UsageError("--screenshots needs --virtual-brick")
     opened, feed = None, None
     if args.virtual_brick:
-        from ..virtual_brick.robot import open_virtual_robot
+        from cubebot.robot.job.vbrobot import open_virtual_robot
         screen = None
         if args.screenshots:
-            from ..screenfeed import ScreenFeed
-            from ..virtual_brick.screen import PngScreen
+            from cubebot.robot.ui.screenfeed import ScreenFeed
+            from cubebot.robot.hw.virtual_brick.screen import PngScreen
             screen = PngScreen(args.screenshots)
             feed = ScreenFeed(screen, args.size)
         opened = open_virtual_robot(args.size, args.seed, config=config, noise=args.noise,

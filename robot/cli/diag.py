@@ -1,6 +1,6 @@
 """`cubebot diag [--quick] [--virtual-brick | --sim]`: check the robot's health.
 
-Prints a readable report (robot.diag) and exits 1 on any fault. --quick skips
+Prints a readable report (cubebot.robot.tools.diag) and exits 1 on any fault. --quick skips
 the motor moves and runs one solver self-test (what deploy.sh runs).
 On a virtual brick, --unplug PORT leaves a port empty (to see a failure).
 """
@@ -9,7 +9,7 @@ import sys
 
 
 def register(subparsers):
-    from ..backends import add_backend_arguments
+    from cubebot.robot.job.robots import add_backend_arguments
     parser = subparsers.add_parser("diag", help="check battery, motors, sensors, tables, solver, memory")
     parser.add_argument("--quick", action="store_true", help="no motor moves, one solver self-test")
     parser.add_argument("--seed", type=int, default=0, help="seed of the self-test cubes")
@@ -20,10 +20,10 @@ def register(subparsers):
 
 
 def run(args):
-    from solver.facelets import solved
-    from .. import diag
-    from ..backends import EV3, open_backend, robot_config
-    from ..cli import UsageError
+    from cubebot.solver.facelets import solved
+    from cubebot.robot.tools import diag
+    from cubebot.robot.job.robots import EV3, open_backend, robot_config
+    from cubebot.robot.cli.main import UsageError
     if args.unplug and args.backend == EV3:
         raise UsageError("--unplug works on the virtual brick only (add --virtual-brick)")
     config = robot_config(args.config, args.backend)

@@ -70,9 +70,9 @@ class _Out(object):
 
 def _request(link, out, cmd, timeout_s=None, **fields):
     """Send a request, print its reply with --json; the result, or raise."""
-    from ..cli import UsageError
-    from ..errors import RemoteError
-    from ..link.protocol import BAD_INPUT_CODES
+    from cubebot.robot.cli.main import UsageError
+    from cubebot.robot.errors import RemoteError
+    from cubebot.robot.link.protocol import BAD_INPUT_CODES
     reply = link.request_raw(cmd, timeout_s, **fields)
     out.message(reply)
     if not reply.get("ok"):
@@ -84,7 +84,7 @@ def _request(link, out, cmd, timeout_s=None, **fields):
 
 
 def _status(link, out, args):
-    from ..link.watch import summary
+    from cubebot.robot.ui.watch import summary
     status = _request(link, out, "status")
     out.text("state: {}{}, size {}".format(status.get("state"), " (running)" if status.get("running") else "",
                                            status.get("size")))
@@ -101,8 +101,8 @@ def _ping(link, out, args):
 
 def _follow(link, out):
     """Print the events of the run just started until it ends; its exit code."""
-    from ..errors import LinkError
-    from ..link.watch import describe
+    from cubebot.robot.errors import LinkError
+    from cubebot.robot.ui.watch import describe
     last = time.time()
     while True:
         message = link.next_event(WATCH_POLL_S)
@@ -158,19 +158,19 @@ ACTIONS = {"status": _status, "ping": _ping, "run": _start, "scan": _start, "sto
 
 
 def _client(args):
-    from ..link.client import DEFAULT_TIMEOUT_S, LinkClient
-    from ..link.server import DEFAULT_BAUD
+    from cubebot.robot.link.client import DEFAULT_TIMEOUT_S, LinkClient
+    from cubebot.robot.link.server import DEFAULT_BAUD
     return LinkClient(args.port, args.baud or DEFAULT_BAUD,
                       args.timeout if args.timeout is not None else DEFAULT_TIMEOUT_S)
 
 
 def run(args):
-    from ..cli import UsageError
+    from cubebot.robot.cli.main import UsageError
     if args.timeout is not None and args.timeout <= 0:
         raise UsageError("--timeout {} must be positive".format(args.timeout))
     out = _Out(args.json)
     if args.action == "watch":
-        from ..link.watcher import watch
+        from cubebot.robot.ui.watcher import watch
         return watch(_client, args, out)
     with _client(args) as link:
         return ACTIONS[args.action](link, out, args)

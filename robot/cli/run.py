@@ -1,4 +1,4 @@
-"""`cubebot run [--virtual-brick | --sim]`: the resident brick app (robot.app).
+"""`cubebot run [--virtual-brick | --sim]`: the resident brick app (cubebot.robot.ui.app).
 
 Opens the robot once, then waits for a cube or ENTER, scans, solves, turns,
 shows the result, and waits again; it never exits on a cube or motor fault.
@@ -15,7 +15,7 @@ LINK_CLOSE_S = 5.0            # at exit: how long the serial link may take to cl
 
 
 def register(subparsers):
-    from ..backends import add_backend_arguments
+    from cubebot.robot.job.robots import add_backend_arguments
     parser = subparsers.add_parser("run", help="the resident brick app: solve at the press of a button")
     add_backend_arguments(parser)
     parser.add_argument("--settings", default=os.path.join(DEFAULT_HOME, "app.json"),
@@ -35,11 +35,11 @@ def register(subparsers):
 
 
 def run(args):
-    from ..app import App, Settings, setup_logging
-    from ..backends import EV3, colour_profile, open_backend, robot_config, robot_factory
-    from ..cli import UsageError
-    from ..ev3.devices import RealClock
-    from ..service import RobotService
+    from cubebot.robot.ui.app import App, Settings, setup_logging
+    from cubebot.robot.job.robots import EV3, colour_profile, open_backend, robot_config, robot_factory
+    from cubebot.robot.cli.main import UsageError
+    from cubebot.robot.hw.ev3.devices import RealClock
+    from cubebot.robot.job.service import RobotService
     if args.screenshots and args.backend == EV3:
         raise UsageError("--screenshots works with --virtual-brick or --sim (the brick has its LCD)")
     config = robot_config(args.config, args.backend)
@@ -47,13 +47,13 @@ def run(args):
     setup_logging(os.path.expanduser(args.log_file) if args.log_file else None)
     screen = None
     if args.screenshots:
-        from ..virtual_brick.screen import PngScreen
+        from cubebot.robot.hw.virtual_brick.screen import PngScreen
         screen = PngScreen(args.screenshots)
     opened = open_backend(args.backend, config, state=None, seed=args.seed, screen=screen)
     with opened:
         hw = opened.hw
         if args.keys:
-            from ..keys import StdinButtons
+            from cubebot.robot.ui.keys import StdinButtons
             hw.buttons = StdinButtons()
         service = RobotService(robot_factory(opened, config, args.seed, profile))
         app = App(service, hw, Settings(os.path.expanduser(args.settings)), RealClock(),
@@ -61,8 +61,8 @@ def run(args):
 
         link = None
         if args.link:
-            from ..app import SIZES
-            from ..link.server import LinkServer
+            from cubebot.robot.ui.app import SIZES
+            from cubebot.robot.link.server import LinkServer
             link = LinkServer(service, args.link, sizes=SIZES).start()
 
         def should_exit():

@@ -20,11 +20,11 @@ def register(subparsers):
 
 
 def run(args):
-    from solver.facelets import check_size
-    from solver.scramble import scramble
+    from cubebot.solver.facelets import check_size
+    from cubebot.solver.scramble import scramble
     check_size(args.size)
     state, moves = scramble(args.size, random.Random(args.seed))
-    from solver.moves import format_moves
+    from cubebot.solver.moves import format_moves
     if args.json:
         sys.stdout.write(json.dumps({"state": state, "scramble": format_moves(moves)}, sort_keys=True) + "\n")
     else:

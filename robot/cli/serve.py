@@ -15,7 +15,7 @@ STOP_WAIT_S = 30.0            # on shutdown: how long to wait for a stopped run 
 
 
 def register(subparsers):
-    from ..backends import add_backend_arguments
+    from cubebot.robot.job.robots import add_backend_arguments
     parser = subparsers.add_parser("serve", help="run the robot behind a serial link (see cubebot remote)",
                                    description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", required=True, metavar="DEVICE",
@@ -29,13 +29,13 @@ def register(subparsers):
 
 
 def sim_service(size, first_seed=0, config=None):
-    """A RobotService on the simulated robot (robot.sim.factory, as `cubebot demo` uses).
+    """A RobotService on the simulated robot (cubebot.robot.job.simrobot, as `cubebot demo` uses).
 
     A run started with a seed scrambles that seed's cube (the one `demo --seed S`
     solves); runs without one take first_seed, first_seed + 1, ...
     """
-    from ..service import RobotService
-    from ..sim.factory import make_sim_robot
+    from cubebot.robot.job.service import RobotService
+    from cubebot.robot.job.simrobot import make_sim_robot
     seeds = [first_seed]
 
     def make_robot(run_size, seed):
@@ -48,16 +48,16 @@ def sim_service(size, first_seed=0, config=None):
 
 def hardware_service(kind, size, config, first_seed=0, profile=None):
     """(RobotService, OpenRobot) on the real brick or the virtual brick; close the OpenRobot after."""
-    from ..backends import open_backend, robot_factory
-    from ..service import RobotService
+    from cubebot.robot.job.robots import open_backend, robot_factory
+    from cubebot.robot.job.service import RobotService
     opened = open_backend(kind, config, state=None, seed=first_seed)
     return RobotService(robot_factory(opened, config, first_seed, profile), default_size=size), opened
 
 
 def link_server(service, device, baud=None, **options):
     """The LinkServer `serve` runs: the sizes the robot turns, default baud; options go to LinkServer."""
-    from ..link.server import DEFAULT_BAUD, LinkServer
-    from .demo import SIZES
+    from cubebot.robot.link.server import DEFAULT_BAUD, LinkServer
+    from cubebot.robot.cli.demo import SIZES
     return LinkServer(service, device, baud or DEFAULT_BAUD, sizes=SIZES, **options)
 
 
@@ -71,9 +71,9 @@ def _stderr_logging():
 
 
 def run(args):
-    from ..backends import SIM, colour_profile, robot_config
-    from ..cli import UsageError
-    from .demo import SIZES
+    from cubebot.robot.job.robots import SIM, colour_profile, robot_config
+    from cubebot.robot.cli.main import UsageError
+    from cubebot.robot.cli.demo import SIZES
     if args.size not in SIZES:
         raise UsageError("--size {} is not supported: use one of {}".format(
             args.size, ", ".join(str(s) for s in SIZES)))

@@ -27,7 +27,7 @@ def register(subparsers):
 
 def result_dict(solution):
     """The JSON object of a Solution."""
-    from solver.moves import format_move
+    from cubebot.solver.moves import format_move
     return {"moves": [format_move(m) for m in solution.moves], "length": solution.length,
             "metric": solution.metric, "seconds": round(solution.seconds, 6)}
 
@@ -37,9 +37,9 @@ def _dump(obj):
 
 
 def run_batch(args):
-    from solver.api import solve
-    from solver.errors import CubeError, TableError
-    from robot.cli import UsageError
+    from cubebot.solver.api import solve
+    from cubebot.solver.errors import CubeError, TableError
+    from cubebot.robot.cli.main import UsageError
     try:
         source = sys.stdin if args.batch == "-" else open(args.batch)
     except (IOError, OSError) as exc:
@@ -62,18 +62,18 @@ def run_batch(args):
 
 
 def run(args):
-    from robot.cli import UsageError
+    from cubebot.robot.cli.main import UsageError
     if args.batch is not None:
         if args.state is not None:
             raise UsageError("give either STATE or --batch FILE, not both")
         return run_batch(args)
     if args.state is None:
         raise UsageError("give a STATE to solve (or --batch FILE)")
-    from solver.api import solve
+    from cubebot.solver.api import solve
     solution = solve(args.state, size=args.size, metric=args.metric, budget=args.budget)
     if args.json:
         sys.stdout.write(_dump(result_dict(solution)) + "\n")
     else:
-        from solver.moves import format_moves
+        from cubebot.solver.moves import format_moves
         sys.stdout.write(format_moves(solution.moves) + "\n")
     return 0

@@ -1,6 +1,6 @@
 """`cubebot tables build [--size N] [NAME ...]` and `cubebot tables verify`.
 
-build writes the solver's tables (solver.catalog) into the tables directory
+build writes the solver's tables (cubebot.solver.catalog) into the tables directory
 ($CUBEBOT_TABLES or tables/ in the checkout) with progress on stderr and
 updates the manifest; verify checks every default table and every table
 the manifest lists (size and sha256) and exits 2 naming each problem.
@@ -23,19 +23,19 @@ def register(subparsers):
 
 
 def _names(args):
-    from solver import catalog
+    from cubebot.solver import catalog
     if getattr(args, "names", None):
         return list(args.names)
     names = catalog.names(size=args.size)
     if not names:
-        from robot.cli import UsageError
+        from cubebot.robot.cli.main import UsageError
         raise UsageError("no tables for size {}: sizes with tables are {}".format(
             args.size, ", ".join(str(s) for s in sorted(set(t.size for t in catalog.SPECS)))))
     return names
 
 
 def run_build(args):
-    from solver import store
+    from cubebot.solver import store
     names = _names(args)
     store.build(names)
     sys.stderr.write("tables written to {}\n".format(store.tables_dir()))
@@ -43,7 +43,7 @@ def run_build(args):
 
 
 def run_verify(args):
-    from solver import store
+    from cubebot.solver import store
     names = _names(args)
     if args.size is None:
         names = sorted(set(names) | set(store.load_manifest()))

@@ -19,8 +19,8 @@ first. It stops once the cheapest cube is known and nothing else is within
 import heapq
 import itertools
 
-from solver.cubies import CORNER_NAMES, EDGE_NAMES, parity
-from solver.facelets import FACES
+from cubebot.solver.cubies import CORNER_NAMES, EDGE_NAMES, parity
+from cubebot.solver.facelets import FACES
 
 DBL = CORNER_NAMES.index("DBL")
 _CORNER_BITS = 0

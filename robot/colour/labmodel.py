@@ -15,8 +15,8 @@ Steps (see docs/colors.md):
 
 import math
 
-from .colorspace import SPACES, channel_gain, scale, unscale
-from .pieces import orbits
+from cubebot.robot.colour.space import SPACES, channel_gain, scale, unscale
+from cubebot.robot.colour.pieces import orbits
 
 # Highest cost of one facelet for one class.
 COST_CAP = 10.0
@@ -37,7 +37,7 @@ class ColourModel(object):
     """Costs `cost[i][k]` of facelet i being class k, for one scan.
 
     combined: one (r, g, b) per facelet (URFDLB order); profile: a colour
-    profile (robot.colorprofile); space: a key of colorspace.SPACES. `references[k]` is class k's reference
+    profile (cubebot.robot.colour.profile); space: a key of colorspace.SPACES. `references[k]` is class k's reference
     reading in this scan's light (raw counts).
     """
 
@@ -107,7 +107,7 @@ class ColourModel(object):
                 cost[i] = [min(sum((c[a] - r[a]) ** 2 / scale2[a] for a in range(3)), COST_CAP)
                            for r in refs]
         self.cost = cost
-        self.scale = 1.0                  # interface of robot.rawmodel.RawModel
+        self.scale = 1.0                  # interface of cubebot.robot.colour.rawmodel.RawModel
         self.junk = [False] * len(cost)
 
 

@@ -3,8 +3,8 @@
 A piece position is a tuple of facelet indices (URFDLB order). `orbits(n)`
 groups the positions into orbits, sets of positions that pieces move
 between:
-  corners  8 positions of 3 facelets (solver.cubies order, U/D facelet first)
-  edges    12 middle edges of odd cubes (solver.cubies order), 2 facelets
+  corners  8 positions of 3 facelets (cubebot.solver.cubies order, U/D facelet first)
+  edges    12 middle edges of odd cubes (cubebot.solver.cubies order), 2 facelets
   wings    for N >= 4: orbits of 24 edge positions off the middle, each as
            an ordered facelet pair. Ordered so that the cross product of the
            two faces' normals points along the wing's offset from the edge's
@@ -18,8 +18,8 @@ between:
 
 from collections import namedtuple
 
-from solver.cubies import corner_facelets, edge_facelets
-from solver.facelets import FACES, NORMALS, geometry
+from cubebot.solver.cubies import corner_facelets, edge_facelets
+from cubebot.solver.facelets import FACES, NORMALS, geometry
 
 Orbits = namedtuple("Orbits", ["corners", "edges", "wings", "centres", "fixed"])
 

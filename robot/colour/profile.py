@@ -8,7 +8,7 @@ A profile is a dict, saved as JSON:
    "centres": [[r, g, b] x 6] or null}  the middle centres (odd cubes)
 Class k is the colour of face k of the solved cube that was scanned. Raw
 counts are as read in RGB-RAW mode. Without a profile the resolver uses
-`default_profile()`, built on typical EV3 readings (robot.colorscheme).
+`default_profile()`, built on typical EV3 readings (cubebot.robot.colour.scheme).
 """
 
 import json
@@ -16,9 +16,9 @@ import math
 import os
 import tempfile
 
-from .colorscheme import COLOURS, EV3_TYPICAL_RAW, RAW_MAX
-from .colorspace import combine, mean_rgb
-from .errors import ConfigError
+from cubebot.robot.colour.scheme import COLOURS, EV3_TYPICAL_RAW, RAW_MAX
+from cubebot.robot.colour.space import combine, mean_rgb
+from cubebot.robot.errors import ConfigError
 
 FORMAT = "cubebot-colour-profile"
 VERSION = 1
@@ -35,8 +35,8 @@ def make_profile(readings, n):
 
     Raises ConfigError if the scan is not of a solved cube.
     """
-    from .colors import resolve
-    from solver.facelets import FACES, faces_of, is_solved
+    from cubebot.robot.colour.resolve import resolve
+    from cubebot.solver.facelets import FACES, faces_of, is_solved
     result = resolve(readings, n)
     if not is_solved(result.state, n):
         bad = [FACES[k] for k, face in enumerate(faces_of(result.state, n)) if len(set(face)) > 1]

@@ -6,14 +6,14 @@ log-normal around 1) and the noise per channel has a part proportional to
 the reading (JITTER) and a constant part (FLOOR counts). A dark channel (the
 blue of red and orange: a few counts) is thereby trusted little. The cost of
 class k is the negative log-likelihood at the best b, minus the facelet's
-lowest, capped at COST_CAP. Same interface as robot.colormodel.ColourModel.
+lowest, capped at COST_CAP. Same interface as cubebot.robot.colour.labmodel.ColourModel.
 """
 
 import math
 
-from .colorspace import MIN_COUNT, channel_gain, mean_rgb, median, unscale
-from .colormodel import COST_CAP, OUTLIER_COST
-from .pieces import orbits
+from cubebot.robot.colour.space import MIN_COUNT, channel_gain, mean_rgb, median, unscale
+from cubebot.robot.colour.labmodel import COST_CAP, OUTLIER_COST
+from cubebot.robot.colour.pieces import orbits
 
 # Noise per channel: sd = JITTER * reading + FLOOR counts.
 JITTER = 0.05
@@ -49,7 +49,7 @@ class RawModel(object):
     """Costs `cost[i][k]` of facelet i being class k, for one scan (see module doc).
 
     `weights[i]` (default 1) multiplies facelet i's costs: the evidence of its
-    samples against that of a typical facelet of the scan (robot.colors
+    samples against that of a typical facelet of the scan (cubebot.robot.colour.resolve
     passes the sample count over the scan's median count, so a facelet read
     again five times outweighs the one reading of its neighbour).
 
@@ -133,7 +133,7 @@ class RawModel(object):
                 row.append(fit / scale + prior)
             low = min(row)
             # A middle centre is never junk: its look varies more from robot to
-            # robot, and the six centres settle each other (robot.assign).
+            # robot, and the six centres settle each other (cubebot.robot.colour.assign).
             is_junk = low >= JUNK_COST and i not in fixed
             if is_junk:
                 cost.append([0.0] * len(row))     # no evidence for any class

@@ -18,7 +18,7 @@ samples are added to the earlier ones; resolution combines them all
 minority of wild samples; the extra samples also weigh more).
 """
 
-from .colorspace import combine
+from cubebot.robot.colour.space import combine
 
 # New samples per rescanned facelet, and where each is read: the table's
 # offset from the facelet's angle (cube degrees; +-6 keeps a 3x3x3 edge

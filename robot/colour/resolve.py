@@ -1,7 +1,7 @@
 """From raw colour-sensor readings to the most likely valid facelet string.
 
 `resolve(readings, n, profile=None)` is the whole job:
-1. several samples of a facelet are combined robustly (robot.colorspace.combine:
+1. several samples of a facelet are combined robustly (cubebot.robot.colour.space.combine:
    median shape at median brightness), and a facelet with more samples than
    the scan's usual count weighs more (`sample_weights`);
 2. the scan is white-balanced against the profile's references (grey-world:
@@ -9,13 +9,13 @@
    (they are read from another arm position and look darker and yellower);
 3. each facelet gets a cost per colour class: a capped negative
    log-likelihood under the sensor's noise model in raw counts
-   (robot.rawmodel), with the class readings and the noise scale taken from
+   (cubebot.robot.colour.rawmodel), with the class readings and the noise scale taken from
    the scan itself; further views (SPACES, e.g. CIE Lab via
-   robot.colormodel) may be required to end at the same cube;
-4. the cheapest *valid* cube is searched jointly (robot.assign: one
+   cubebot.robot.colour.labmodel) may be required to end at the same cube;
+4. the cheapest *valid* cube is searched jointly (cubebot.robot.colour.assign: one
    best-first search over all labellings; real corners and edges, no piece
    twice, twist, flip and, on odd cubes, corner/edge parity;
-   robot.balanced for the wings and centres of big cubes);
+   cubebot.robot.colour.balanced for the wings and centres of big cubes);
 5. the class statistics (and the middle centres' look) are re-estimated
    from the resolved cube and the cube resolved again, until it no longer
    changes (REFIT_ROUNDS at most);
@@ -27,18 +27,18 @@
 import math
 from collections import namedtuple
 
-from solver.facelets import FACES, check_size, solved
+from cubebot.solver.facelets import FACES, check_size, solved
 
-from .assign import DBL, PieceSearch, build_levels, fill, labellings
-from .balanced import hungarian, swap_gaps
-from .colormodel import COST_CAP, ColourModel
-from .colorprofile import check_profile, default_profile
-from .colorspace import combine, median
-from .errors import ScanUnresolved
-from .rescan import outlying_samples
-from .pieces import orbits, solved_pieces
-from .rawmodel import RawModel
-from .scanfile import check_readings
+from cubebot.robot.colour.assign import DBL, PieceSearch, build_levels, fill, labellings
+from cubebot.robot.colour.balanced import hungarian, swap_gaps
+from cubebot.robot.colour.labmodel import COST_CAP, ColourModel
+from cubebot.robot.colour.profile import check_profile, default_profile
+from cubebot.robot.colour.space import combine, median
+from cubebot.robot.errors import ScanUnresolved
+from cubebot.robot.colour.rescan import outlying_samples
+from cubebot.robot.colour.pieces import orbits, solved_pieces
+from cubebot.robot.colour.rawmodel import RawModel
+from cubebot.robot.colour.scanfile import check_readings
 
 # Another valid cube within this cost of the best makes the scan ambiguous.
 MARGIN = 7.0
@@ -51,24 +51,24 @@ UNLIKE_COST = 7.0
 # On a noisy scan, an exchange of two wings or centres this close is ambiguous:
 # one wild reading (it costs at most COST_CAP) plus one clear misfit.
 NOISY_MARGIN = COST_CAP + CORRECTION_COST
-# ... and no more wild samples (robot.rescan.outlying_samples) than this share of
+# ... and no more wild samples (cubebot.robot.colour.rescan.outlying_samples) than this share of
 # all samples, or this many.
 WILD_SAMPLE_RATE = 0.01
 MIN_WILD_SAMPLES = 3
-# More junk readings (robot.rawmodel) than this and the scan is read again.
+# More junk readings (cubebot.robot.colour.rawmodel) than this and the scan is read again.
 MAX_JUNK = 1
 # More corrections than this and the scan is not trusted.
 MAX_CORRECTIONS = 2
 # Each correction after the first needs the next valid cube this much further away.
 MARGIN_PER_CORRECTION = 3.0
-# ... and only on a quiet scan: the fitted noise scale (robot.rawmodel) at most this.
+# ... and only on a quiet scan: the fitted noise scale (cubebot.robot.colour.rawmodel) at most this.
 QUIET_SCALE = 1.0
 # How far beyond the best cube the search looks for the next one.
 SEARCH_MARGIN = MARGIN + MARGIN_PER_CORRECTION * (MAX_CORRECTIONS - 1)
 # Search effort before giving up (node expansions).
 MAX_NODES = 5000
-# Views that must agree: "raw" (robot.rawmodel) or a key of robot.colorspace.SPACES
-# (robot.colormodel); the first one's costs are reported.
+# Views that must agree: "raw" (cubebot.robot.colour.rawmodel) or a key of cubebot.robot.colour.space.SPACES
+# (cubebot.robot.colour.labmodel); the first one's costs are reported.
 SPACES = ("raw",)
 # Rounds of re-estimating the colours from the resolved cube and resolving again.
 REFIT_ROUNDS = 2
@@ -122,7 +122,7 @@ def _low_margin(cost, classes, limit):
 
 
 def _orbit_solve(cost, n, label, letters, margin=MARGIN):
-    """Wings and centres of a big cube (robot.balanced); returns the facelets of
+    """Wings and centres of a big cube (cubebot.robot.colour.balanced); returns the facelets of
     exchanges that cost less than `margin` more (ambiguous)."""
     orb, home = orbits(n), solved(n)
     doubtful = set()
@@ -226,7 +226,7 @@ def resolve(readings, n, profile=None):
     """The most likely valid cube for `readings`; see the module docstring.
 
     readings: 6*N*N lists (URFDLB facelet order) of one or more (r, g, b)
-    samples. profile: a colour profile (robot.colorprofile) or None for the
+    samples. profile: a colour profile (cubebot.robot.colour.profile) or None for the
     built-in references. Returns a Resolution; raises ScanUnresolved (with
     the facelets to rescan) when no valid cube is clearly the most likely,
     MalformedScan (a ValueError) for readings of the wrong shape.

@@ -16,7 +16,7 @@ URFDLB order. Malformed input raises MalformedScan (a ValueError) with one line.
 import json
 import math
 
-from solver.facelets import FACES, MAX_SIZE, MIN_SIZE
+from cubebot.solver.facelets import FACES, MAX_SIZE, MIN_SIZE
 
 DEFACTO_ORDER = "ULFRBD"
 FORMAT = "cubebot-scan"
@@ -127,7 +127,7 @@ def _rounded(rgb):
 
 def dump_defacto(readings, n):
     """The de-facto JSON object (a dict) of `readings`; several samples -> combined (colorspace.combine)."""
-    from .colorspace import combine
+    from cubebot.robot.colour.space import combine
     readings = check_readings(readings, n)
     nn = n * n
     out = {}

@@ -6,8 +6,8 @@ readings as raw (r, g, b) counts of the EV3 colour sensor in RGB-RAW mode
 (roughly 0..1020 each).
 
 A backend knows motors and sensors, never cubes. The mechanism layer above
-(robot.mechanism) turns "flip", "turn the bottom layer" into motor moves using
-the numbers in robot.config.
+(cubebot.robot.machine.mechanism) turns "flip", "turn the bottom layer" into motor moves using
+the numbers in cubebot.robot.machine.config.
 
 Optional devices (buttons, screen, leds, sound, battery, proximity) may be
 None on a backend that lacks them (a fake sysfs, a bare simulation); callers

@@ -1,12 +1,12 @@
 """Runs a plan's actions on a Mechanism: stoppable, safe on faults, checked.
 
-`Executor.run(plan)` performs each robot.actions Action in order (flip ->
+`Executor.run(plan)` performs each cubebot.robot.machine.actions Action in order (flip ->
 Mechanism.flip, rotate q -> turn_table, twist q -> turn_bottom). Before each
 action it looks at the stop flag (a threading.Event): when set, the robot is
 left safe (flipper released) and Stopped is raised. Any error on the way
 also releases the flipper before it propagates.
 
-With a simulated world (`world`, robot.sim.world.World) the executor checks
+With a simulated world (`world`, cubebot.robot.hw.sim.world.World) the executor checks
 the cube: after the run, that the cube-frame state is the one the plan
 promises (start state turned by plan.moves); in debug mode after every
 action, too (state, orientation, no mechanism faults). A 2x2x2 plan may
@@ -15,12 +15,12 @@ rotation, which the planner tracks as a relabel), so for even N states are
 compared up to a rotation and the orientation is not compared.
 """
 
-from solver.moves import apply
+from cubebot.solver.moves import apply
 
-from . import actions as act
-from .errors import RobotError, Stopped
-from .frames import rotation_path
-from .orientation import all_orientations
+from cubebot.robot.machine import actions as act
+from cubebot.robot.errors import RobotError, Stopped
+from cubebot.robot.machine.frames import rotation_path
+from cubebot.robot.machine.orientation import all_orientations
 
 
 class CheckFailed(RobotError):

@@ -18,9 +18,9 @@ move_progress, finished.
 
 import time
 
-from .errors import RobotError, Stopped
-from .executor import Executor
-from .timing import AWAY, TimeModel
+from cubebot.robot.errors import RobotError, Stopped
+from cubebot.robot.job.executor import Executor
+from cubebot.robot.machine.timing import AWAY, TimeModel
 
 COMPUTE_FACTOR = 50          # the brick is about this much slower than a PC
 
@@ -29,7 +29,7 @@ class Robot(object):
     """What the pipeline drives: a Mechanism, its Config, and for a simulated
     robot the World (checked after the run). last_scan: the de-facto JSON
     object of the last scan's raw readings. profile: a colour profile
-    (robot.colorprofile, from `cubebot calibrate`) or None for the defaults."""
+    (cubebot.robot.colour.profile, from `cubebot calibrate`) or None for the defaults."""
 
     def __init__(self, mechanism, world=None, compute_factor=COMPUTE_FACTOR, debug=False, profile=None):
         self.mechanism = mechanism
@@ -63,10 +63,10 @@ def _check_stop(stop):
 
 
 def _scan(robot, size, emit, stop, resolve):
-    from .scan import Scanner
+    from cubebot.robot.job.scan import Scanner
     if resolve is None:
-        from .colors import resolve
-    from .scanfile import dump_defacto
+        from cubebot.robot.colour.resolve import resolve
+    from cubebot.robot.colour.scanfile import dump_defacto
     mech = robot.mechanism
     start = mech.now_s()
     used = [0.0]
@@ -106,10 +106,10 @@ def scan_job(robot, size, emit=None, stop=None, resolve=None):
 
 
 def _solve_and_plan(robot, size, state, where, budget, solve):
-    from . import planner
-    from solver.moves import format_move
+    from cubebot.robot.plan import planner
+    from cubebot.solver.moves import format_move
     if solve is None:
-        from solver.api import solve
+        from cubebot.solver.api import solve
     model = TimeModel.from_config(robot.config)
     t0 = cpu_seconds()
     solution = solve(state, size=size, budget=budget)
@@ -123,7 +123,7 @@ def _solve_and_plan(robot, size, state, where, budget, solve):
 
 def run_job(robot, size, emit=None, stop=None, budget=None, solve=None, resolve=None):
     """The whole job; see the module docstring. Raises Stopped on a stop request."""
-    from .actions import counts
+    from cubebot.robot.machine.actions import counts
     emit = _emit_fn(emit)
     truth = robot.world.state() if robot.world is not None else None
     scan, scan_s, resolve_s = _scan(robot, size, emit, stop, resolve)

@@ -2,8 +2,8 @@
 
   ev3            the real brick through python-ev3dev2
   virtual-brick  the same ev3dev2 backend on a fake sysfs with motor physics,
-                 tied to a simulated world (robot.virtual_brick)
-  sim            the pure simulation (robot.sim.backend), simulated time
+                 tied to a simulated world (cubebot.robot.hw.virtual_brick)
+  sim            the pure simulation (cubebot.robot.hw.sim.backend), simulated time
 
 `open_backend(...)` returns an `OpenRobot` (hw, world, brick); close it
 (or use it as a context manager) to leave the motors safe and stop the
@@ -22,7 +22,7 @@ SIM_NOISE = "moderate"        # the simulated colour sensor's noise (like a real
 
 
 class OpenRobot(object):
-    """An opened backend: `hw` (robot.hardware.Hardware), `world` (None on
+    """An opened backend: `hw` (cubebot.robot.hw.interface.Hardware), `world` (None on
     the real brick) and `brick` (the VirtualBrick, or None)."""
 
     def __init__(self, kind, hw, world=None, brick=None):
@@ -48,17 +48,17 @@ class OpenRobot(object):
 
 
 def scrambled(n, seed):
-    """A random cube-frame state of size n (robot.sim.factory's scramble of `seed`)."""
-    from .sim.factory import scramble
+    """A random cube-frame state of size n (cubebot.robot.job.simrobot's scramble of `seed`)."""
+    from cubebot.robot.job.simrobot import scramble
     return scramble(n, random.Random(seed))[0]
 
 
 def make_world(config, state, seed=0, noise=SIM_NOISE):
     """A simulated world with `state` (cube-frame facelets, or None) on the table;
-    the sensor model and its seed as robot.sim.factory makes them."""
-    from .sim.factory import SENSOR_SEED_OFFSET
-    from .sim.sensor_model import SensorModel
-    from .sim.world import World
+    the sensor model and its seed as cubebot.robot.job.simrobot makes them."""
+    from cubebot.robot.job.simrobot import SENSOR_SEED_OFFSET
+    from cubebot.robot.hw.sim.sensor_model import SensorModel
+    from cubebot.robot.hw.sim.world import World
     sensor = SensorModel(random.Random(seed + SENSOR_SEED_OFFSET), noise=noise)
     return World(state, config, sensor, random.Random(seed))
 
@@ -70,18 +70,18 @@ def open_backend(kind, config, state=None, seed=0, screen=None, missing=(),
     plugged in (virtual brick fault injection). Raises DeviceMissing, or with
     `missing_ok` leaves missing devices None and lists them in hw.missing."""
     if kind == EV3:
-        from .ev3.backend import make_hardware
+        from cubebot.robot.hw.ev3.backend import make_hardware
         return OpenRobot(kind, make_hardware(config, screen=screen, missing_ok=missing_ok))
     world = world if world is not None else make_world(config, state, seed)
     if kind == SIM:
-        from .sim.backend import make_sim_hardware
+        from cubebot.robot.hw.sim.backend import make_sim_hardware
         hw = make_sim_hardware(config, world)
         if screen is not None:
             hw.screen = screen
         hw.missing = []
         return OpenRobot(kind, hw, world=world)
     if kind == VIRTUAL_BRICK:
-        from .virtual_brick.brick import VirtualBrick
+        from cubebot.robot.hw.virtual_brick.brick import VirtualBrick
         brick = VirtualBrick(world, config, missing=missing, proximity=proximity)
         brick.start()
         try:
@@ -98,10 +98,10 @@ def robot_factory(opened, config, first_seed=0, profile=None):
 
     On the simulated kinds each run puts a freshly scrambled cube on the
     table: the run's seed, or first_seed, first_seed + 1, ... when None.
-    profile: the colour profile (robot.colorprofile) or None for the defaults.
+    profile: the colour profile (cubebot.robot.colour.profile) or None for the defaults.
     """
-    from .mechanism import Mechanism
-    from .pipeline import Robot
+    from cubebot.robot.machine.mechanism import Mechanism
+    from cubebot.robot.job.pipeline import Robot
     seeds = [first_seed]
 
     def make_robot(size, seed):
@@ -135,7 +135,7 @@ def add_backend_arguments(parser):
 def robot_config(path, kind=EV3):
     """The configuration: `path`, else (on the real brick) the calibrated
     ~/.cubebot/config.json if there is one, else the defaults."""
-    from .config import load_config
+    from cubebot.robot.machine.config import load_config
     if path is None and kind == EV3 and os.path.exists(os.path.expanduser(CONFIG_FILE)):
         path = os.path.expanduser(CONFIG_FILE)
     return load_config(path)
@@ -150,5 +150,5 @@ def colour_profile(path, kind=EV3):
         path = os.path.expanduser(PROFILE_FILE)
         if not os.path.exists(path):
             return None
-    from .colorprofile import load_profile
+    from cubebot.robot.colour.profile import load_profile
     return load_profile(path)

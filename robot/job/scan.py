@@ -1,6 +1,6 @@
 """Scanning: bring every face up under the sensor and read every facelet.
 
-Geometry (the same as robot.sim.world assumes of the real robot): the
+Geometry (the same as cubebot.robot.hw.sim.world assumes of the real robot): the
 sensor's spot lies on the robot's +x side (towards robot R) of the table
 axis. For the face that is up, the centre is read at `arm_centre_deg` (odd
 N); the ring is read while the table turns in 45-degree steps: with the
@@ -16,23 +16,24 @@ between radii on the way.
 Faces come up by flips (x: the face at the front comes up) after a table
 turn; `face_route` picks, for the faces still needed, the fewest flips and
 then the least table turning: 5 flips for all six faces. Readings are kept
-per facelet in the cube frame (robot.frames maps robot positions back
+per facelet in the cube frame (cubebot.robot.machine.frames maps robot positions back
 through the orientation), `samples_per_facelet` samples each.
 
 `Scanner.scan(resolve)` reads everything, resolves colours, rescans only the
 facelets resolution reports as doubtful (ScanUnresolved.doubtful) and those
 whose own samples disagree, at most `max_rescans` times, and returns a
-ScanResult. A rescan reads each such facelet robot.rescan.RESCAN_SAMPLES more
+ScanResult. A rescan reads each such facelet cubebot.robot.colour.rescan.RESCAN_SAMPLES more
 times, each from a slightly displaced table angle and arm position, and adds
-the samples to the earlier ones (robot.rescan).
+the samples to the earlier ones (cubebot.robot.colour.rescan).
 """
 
 import math
 from collections import namedtuple
 
-from . import orientation, rescan
-from .errors import MotorStalled, ScanUnresolved, Stopped
-from .frames import robot_to_cube
+from cubebot.robot.machine import orientation
+from cubebot.robot.colour import rescan
+from cubebot.robot.errors import MotorStalled, ScanUnresolved, Stopped
+from cubebot.robot.machine.frames import robot_to_cube
 
 RING_STEP_DEG = 45
 EDGE_RADIUS_FACELETS = 1.0                 # a 3x3x3 edge facelet's centre

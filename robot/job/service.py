@@ -3,13 +3,13 @@
 One run at a time, in a thread; events go to every subscriber as
 `callback(name, payload)` from the run thread (names and payloads in
 docs/architecture.md). `make_robot(size, seed)` returns the robot the
-pipeline drives (robot.pipeline.Robot); it is called at the start of each
+pipeline drives (cubebot.robot.job.pipeline.Robot); it is called at the start of each
 run, so a simulated robot gets a fresh scrambled cube per seed.
 """
 
 import threading
 
-from .errors import RobotError, Stopped
+from cubebot.robot.errors import RobotError, Stopped
 
 IDLE, SCANNING, SOLVING, TURNING, ERROR = "idle", "scanning", "solving", "turning", "error"
 DEFAULT_SIZE = 3
@@ -19,7 +19,7 @@ class RobotService(object):
     """See the module docstring and docs/architecture.md ("The robot service")."""
 
     def __init__(self, make_robot, default_size=DEFAULT_SIZE, budget=None, jobs=None):
-        """jobs: optional (run_job, scan_job) replacing robot.pipeline's (for tests)."""
+        """jobs: optional (run_job, scan_job) replacing cubebot.robot.job.pipeline's (for tests)."""
         self._make_robot = make_robot
         self._jobs = jobs
         self._default_size = default_size
@@ -92,7 +92,7 @@ class RobotService(object):
 
     def _run(self, job, size, seed, stop_event):
         if self._jobs is None:
-            from .pipeline import run_job, scan_job
+            from cubebot.robot.job.pipeline import run_job, scan_job
         else:
             run_job, scan_job = self._jobs
         result = None
@@ -139,8 +139,8 @@ class RobotService(object):
     # -- no motion --------------------------------------------------------
     def solve(self, state):
         """Solve a facelet string without moving: moves, length, metric, seconds."""
-        from solver.api import solve
-        from solver.moves import format_move
+        from cubebot.solver.api import solve
+        from cubebot.solver.moves import format_move
         solution = solve(state)
         return {"moves": [format_move(m) for m in solution.moves], "length": solution.length,
                 "metric": solution.metric, "seconds": solution.seconds}

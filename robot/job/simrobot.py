@@ -1,21 +1,21 @@
 """A simulated robot with a scrambled cube on its table, ready for the pipeline.
 
 `make_sim_robot(size, seed)` builds World + simulated Hardware + Mechanism and
-wraps them in a robot.pipeline.Robot. The cube is scrambled with
+wraps them in a cubebot.robot.job.pipeline.Robot. The cube is scrambled with
 SCRAMBLE_MOVES[size] random outer face turns drawn from `seed` (no two
-in a row on the same face); the sensor model is robot.sim.sensor_model's,
+in a row on the same face); the sensor model is cubebot.robot.hw.sim.sensor_model's,
 seeded from `seed` too, so a seed fixes the whole run.
 """
 
 import random
 
-from solver.facelets import FACES, solved
-from solver.moves import Move, apply
+from cubebot.solver.facelets import FACES, solved
+from cubebot.solver.moves import Move, apply
 
-from ..config import Config
-from ..mechanism import Mechanism
-from .backend import make_sim_hardware
-from .world import World
+from cubebot.robot.machine.config import Config
+from cubebot.robot.machine.mechanism import Mechanism
+from cubebot.robot.hw.sim.backend import make_sim_hardware
+from cubebot.robot.hw.sim.world import World
 
 SCRAMBLE_MOVES = {2: 20, 3: 30}
 SENSOR_SEED_OFFSET = 1000003      # separates the sensor's random stream from the scramble's
@@ -41,8 +41,8 @@ def make_sim_robot(size=3, seed=0, config=None, noise="moderate", debug=False, s
     fault: None, "dead-sensor" (every reading the same grey) or "stuck-table"
     (the table jams part-way into its first turn).
     """
-    from ..pipeline import Robot
-    from .sensor_model import SensorModel
+    from cubebot.robot.job.pipeline import Robot
+    from cubebot.robot.hw.sim.sensor_model import SensorModel
     config = config or Config()
     seed = 0 if seed is None else seed
     rng = random.Random(seed)

@@ -1,22 +1,22 @@
 """A pipeline Robot on a virtual brick: the simulated cube driven through python-ev3dev2.
 
 `open_virtual_robot(size, seed, ...)` scrambles a cube exactly as
-robot.sim.factory does for the same seed (same scramble, same sensor model),
+cubebot.robot.job.simrobot does for the same seed (same scramble, same sensor model),
 puts it in a World, builds a VirtualBrick around that world and opens the
 real ev3dev2 backend on it. Close the result to stop the physics thread.
 """
 
 import random
 
-from ..backends import VIRTUAL_BRICK, OpenRobot
-from ..config import Config
-from ..mechanism import Mechanism
+from cubebot.robot.job.robots import VIRTUAL_BRICK, OpenRobot
+from cubebot.robot.machine.config import Config
+from cubebot.robot.machine.mechanism import Mechanism
 
 FAULTS = ("dead-sensor", "stuck-table")
 
 
 class VirtualRobot(OpenRobot):
-    """`robot` (robot.pipeline.Robot), `brick` (VirtualBrick), `hw`, `world`; close() when done."""
+    """`robot` (cubebot.robot.job.pipeline.Robot), `brick` (VirtualBrick), `hw`, `world`; close() when done."""
 
     def __init__(self, robot, brick, hw, world=None):
         OpenRobot.__init__(self, VIRTUAL_BRICK, hw, world=world, brick=brick)
@@ -27,11 +27,11 @@ def open_virtual_robot(size=3, seed=0, config=None, noise="moderate", debug=Fals
                        screen=None):
     """See the module docstring. fault: "dead-sensor" (the colour sensor stops
     answering) or "stuck-table" (the turntable cannot turn)."""
-    from ..pipeline import Robot
-    from ..sim.factory import SENSOR_SEED_OFFSET, scramble
-    from ..sim.sensor_model import SensorModel
-    from ..sim.world import World
-    from .brick import VirtualBrick
+    from cubebot.robot.job.pipeline import Robot
+    from cubebot.robot.job.simrobot import SENSOR_SEED_OFFSET, scramble
+    from cubebot.robot.hw.sim.sensor_model import SensorModel
+    from cubebot.robot.hw.sim.world import World
+    from cubebot.robot.hw.virtual_brick.brick import VirtualBrick
     if fault is not None and fault not in FAULTS:
         raise ValueError("unknown fault {!r}: use one of {}".format(fault, ", ".join(FAULTS)))
     config = config or Config()

@@ -9,15 +9,15 @@ An Action is (kind, quarter_turns):
   twist     the flipper holds the upper layers and the table turns the bottom
             layer: robot-frame D^q, q = 1, 2, 3 meaning D, D2, D'.
 
-Rotations (flip, rotate) change the orientation `where` (robot.orientation);
+Rotations (flip, rotate) change the orientation `where` (cubebot.robot.machine.orientation);
 a twist leaves it unchanged and turns the cube face that is at the bottom.
 """
 
 from collections import namedtuple
 
-from solver.moves import Move, apply
+from cubebot.solver.moves import Move, apply
 
-from . import orientation
+from cubebot.robot.machine import orientation
 
 FLIP = "flip"
 ROTATE = "rotate"
@@ -28,7 +28,7 @@ Action = namedtuple("Action", ["kind", "quarter_turns"])
 
 _SUFFIX = {1: "", 2: "2", 3: "'"}
 
-# Each kind as a robot-frame move of solver.moves: x, y^q, D^q.
+# Each kind as a robot-frame move of cubebot.solver.moves: x, y^q, D^q.
 _ROBOT_MOVE = {
     FLIP: lambda q: Move("R", 1, None, q),
     ROTATE: lambda q: Move("U", 1, None, q),
@@ -69,7 +69,7 @@ def table_quarters(quarter_turns):
 
 
 def robot_moves(actions):
-    """The actions as solver.moves Moves in the robot frame (x, y^q, D^q)."""
+    """The actions as cubebot.solver.moves Moves in the robot frame (x, y^q, D^q)."""
     return [_ROBOT_MOVE[a.kind](a.quarter_turns) for a in actions]
 
 

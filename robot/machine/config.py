@@ -5,7 +5,7 @@ Defaults are those of David Gilday's MINDCUB3R as used by the ev3dev port
 counts; the table is geared, `table_gear_ratio` motor degrees per cube
 degree), `_dps` motor degrees per second, `_s` seconds, `_cm` centimetres.
 
-Conventions (robot frame, see robot.orientation):
+Conventions (robot frame, see cubebot.robot.machine.orientation):
   flipper  0 = away (homed against its stop by running at
            `homing_flipper_speed_dps` until it stalls); positive towards the
            cube: `flipper_hold_deg` presses the upper layers,
@@ -24,7 +24,7 @@ import json
 import os
 import tempfile
 
-from .errors import ConfigError
+from cubebot.robot.errors import ConfigError
 
 LARGE_MOTOR_MAX_DPS = 1050
 MEDIUM_MOTOR_MAX_DPS = 1560

@@ -2,15 +2,15 @@
 
 A robot-frame state lists the facelet now at each robot position (U under
 the sensor); it equals the cube-frame state turned by the whole-cube
-rotations that reach the orientation `where` (robot.orientation).
+rotations that reach the orientation `where` (cubebot.robot.machine.orientation).
 """
 
-from solver.moves import Move, apply
+from cubebot.solver.moves import Move, apply
 
-from . import orientation
+from cubebot.robot.machine import orientation
 
 ROTATION_MOVES = {"x": Move("R", 1, None, 1), "y": Move("U", 1, None, 1), "z": Move("F", 1, None, 1)}
-_INDEX_BASE = 0x100          # facelet indices as characters, to permute them with solver.moves.apply
+_INDEX_BASE = 0x100          # facelet indices as characters, to permute them with cubebot.solver.moves.apply
 
 _PATHS = {}
 _MAPS = {}

@@ -1,6 +1,6 @@
 """The MINDCUB3R mechanism on top of a Hardware backend and a Config.
 
-Robot-frame actions (see robot.orientation and docs/architecture.md):
+Robot-frame actions (see cubebot.robot.machine.orientation and docs/architecture.md):
   flip()                   x: the flipper pushes the cube over (back face down)
   turn_table(q)            y^q: the table turns q quarter turns clockwise
                            seen from above, the cube free
@@ -14,11 +14,11 @@ The flipper rests where the last action left it (hold after a flip or a
 held turn) and is moved away only when the table must turn the whole cube:
 this saves a flipper stroke between consecutive held turns and flips.
 Table targets are kept in absolute motor degrees so that errors never add up.
-Every move waits for the motor and then `settle_s`, as robot.timing's model
+Every move waits for the motor and then `settle_s`, as cubebot.robot.machine.timing's model
 assumes, so the simulated clock and the planner's estimates agree.
 """
 
-from .errors import RobotError
+from cubebot.robot.errors import RobotError
 
 
 class Mechanism(object):

@@ -8,7 +8,7 @@ seconds: the cruise time plus one fixed `settle_s` that stands for ramping
 up, ramping down and the settling of the cube (a simple trapezoid whose ramps
 are folded into a constant). See `motor_seconds`. Each leg of a two-leg
 stroke (the flip's push out and back, the twist's overshoot and return)
-settles, as robot.mechanism moves the motors.
+settles, as cubebot.robot.machine.mechanism moves the motors.
 
 The flipper has two resting states, AWAY (flipper_away_deg, clear of the cube)
 and HOLD (flipper_hold_deg, pressing on the upper layers):
@@ -26,7 +26,7 @@ All the seconds come from the configuration (`TimeModel.from_config`); the
 simulated clock uses the same formulas through `motor_seconds`.
 """
 
-from .actions import FLIP, ROTATE, TWIST, table_quarters
+from cubebot.robot.machine.actions import FLIP, ROTATE, TWIST, table_quarters
 
 AWAY = "away"
 HOLD = "hold"

@@ -11,13 +11,13 @@ down at the start. A flip costs at least the cheapest flip of the time
 model (`flip_s[HOLD]`). Table turns and the flipper's engage/release
 strokes are left out (counted as free).
 
-Runs of turns on one axis commute (U D' = D' U) and robot.planner tries
+Runs of turns on one axis commute (U D' = D' U) and cubebot.robot.plan.planner tries
 their orders, so the bound takes the cheapest order too (a DP over the face
 last turned). It is a bound for any planner that makes each move of the
 solution with its own twist: 3x3x3 outer face turns only (no wide turns,
 no whole-cube rotations), as the 3x3x3 solver returns.
 
-`free_table_bound` is tighter: the exact optimum (robot.planner's DP, which
+`free_table_bound` is tighter: the exact optimum (cubebot.robot.plan.planner's DP, which
 is exact for a time model) under `free_table_model`, where table turns and
 the release before them cost nothing but everything else costs what it
 does. Every action costs at most its real time there, so no plan is faster
@@ -26,13 +26,13 @@ stroke the mechanism forces: a table turn leaves the flipper away, so the
 next flip starts from away or the next twist engages first.
 """
 
-from solver.errors import InvalidCube
-from solver.facelets import OPPOSITE
-from solver.moves import format_move
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import OPPOSITE
+from cubebot.solver.moves import format_move
 
-from . import orientation
-from .planner import _groups, _ops, _orders, plan
-from .timing import AWAY, TimeModel
+from cubebot.robot.machine import orientation
+from cubebot.robot.plan.planner import _groups, _ops, _orders, plan
+from cubebot.robot.machine.timing import AWAY, TimeModel
 
 
 def flips_between(face, other):

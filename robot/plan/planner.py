@@ -4,7 +4,7 @@ Every face turn needs its face at the bottom, then a twist. `plan` chooses the
 flips and table turns by dynamic programming over the move sequence: the state
 after each move is (orientation, flipper state); for each move and each of the
 four orientations that put its face at the bottom, the cheapest reorientation
-from every current state comes from robot.routes (Dijkstra over the 24 x 2
+from every current state comes from cubebot.robot.plan.routes (Dijkstra over the 24 x 2
 nodes), then the twist. The result is optimal over all orientations for the
 time model. Runs of moves on one axis (U D, R L') commute, so `plan` also
 tries each order of such a run.
@@ -23,14 +23,14 @@ face that is down when U is up. See docs/planner.md.
 import itertools
 from collections import namedtuple
 
-from solver.errors import InvalidCube
-from solver.facelets import OPPOSITE
-from solver.moves import AXIS_OF, format_move
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import OPPOSITE
+from cubebot.solver.moves import AXIS_OF, format_move
 
-from . import actions as act
-from . import orientation
-from .routes import Router, node, node_flipper, node_where, orientations, relabel
-from .timing import AWAY, FLIPPER_STATES
+from cubebot.robot.machine import actions as act
+from cubebot.robot.machine import orientation
+from cubebot.robot.plan.routes import Router, node, node_flipper, node_where, orientations, relabel
+from cubebot.robot.machine.timing import AWAY, FLIPPER_STATES
 
 Plan = namedtuple("Plan", ["actions", "seconds", "end_where", "end_flipper", "moves", "wheres"])
 Plan.__doc__ = """A plan: `actions` (robot frame), their estimated `seconds`, the
@@ -43,7 +43,7 @@ cube then equals the cube-frame state after moves[:k+1] lying as wheres[k]
 # A run of more moves than this on one axis keeps its given order.
 MAX_REORDERED_RUN = 3
 
-# The rotation axis (robot.orientation) and sign of each face's clockwise turn.
+# The rotation axis (cubebot.robot.machine.orientation) and sign of each face's clockwise turn.
 _ROTATION_OF = {"R": ("x", 1), "L": ("x", -1), "U": ("y", 1), "D": ("y", -1),
                 "F": ("z", 1), "B": ("z", -1)}
 
@@ -172,11 +172,11 @@ def _twist_step(states, ways, router, tables):
 def plan(moves, start_where=orientation.IDENTITY, time_model=None, flipper_state=AWAY, size=3):
     """The fastest Plan for `moves` (cube frame) from orientation `start_where`.
 
-    time_model: a robot.timing.TimeModel (required). flipper_state: the
+    time_model: a cubebot.robot.machine.timing.TimeModel (required). flipper_state: the
     flipper's state before the first action. size: the cube's N (2 or 3).
     """
     if time_model is None:
-        raise ValueError("plan needs a time model: robot.timing.TimeModel.from_config(config)")
+        raise ValueError("plan needs a time model: cubebot.robot.machine.timing.TimeModel.from_config(config)")
     _check_start(start_where, flipper_state)
     router = _router(time_model)
     tables = orientations()
@@ -227,7 +227,7 @@ def _reconstruct(end, seconds, history, router, tables):
 def plan_naive(moves, start_where=orientation.IDENTITY, time_model=None, flipper_state=AWAY, size=3):
     """The reference robot's Plan: each face brought down by a fixed recipe."""
     if time_model is None:
-        raise ValueError("plan_naive needs a time model: robot.timing.TimeModel.from_config(config)")
+        raise ValueError("plan_naive needs a time model: cubebot.robot.machine.timing.TimeModel.from_config(config)")
     _check_start(start_where, flipper_state)
     where = start_where
     actions = []

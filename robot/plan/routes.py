@@ -1,7 +1,7 @@
 """Cheapest reorientations between (orientation, flipper state) pairs.
 
 A node is (orientation index, flipper index) packed as index * 2 + flipper,
-over the 24 orientations of robot.orientation.all_orientations() and the
+over the 24 orientations of cubebot.robot.machine.orientation.all_orientations() and the
 flipper states AWAY (0) and HOLD (1). The edges are the reorienting actions
 (flip, rotate 1/2/3) with their seconds from a TimeModel. A Router finds
 shortest paths by Dijkstra, lazily per source node, and keeps them.
@@ -9,9 +9,9 @@ shortest paths by Dijkstra, lazily per source node, and keeps them.
 
 import heapq
 
-from . import actions as act
-from . import orientation
-from .timing import FLIPPER_STATES
+from cubebot.robot.machine import actions as act
+from cubebot.robot.machine import orientation
+from cubebot.robot.machine.timing import FLIPPER_STATES
 
 N_FLIPPER = len(FLIPPER_STATES)
 
@@ -54,7 +54,7 @@ def relabel(where, axis, quarter_turns):
 
     A cube-frame rotation (e.g. the x of Rw = L x) moves no motor; it renames
     the cube-frame faces: the content that was in direction d is afterwards in
-    the direction that the rotation (about robot.orientation axis `axis`,
+    the direction that the rotation (about cubebot.robot.machine.orientation axis `axis`,
     quarter_turns clockwise) takes d to.
     """
     turned = orientation.rotate(orientation.IDENTITY, axis, 1)

@@ -7,7 +7,7 @@ With a *solved* cube on the table:
      away, the arm to every named
      position (park .. centre); each must get there without stalling and
      read back on its encoder within REACH_TOLERANCE_DEG;
-  3. colours: the cube is scanned (robot.scan) and the colours engineer's
+  3. colours: the cube is scanned (cubebot.robot.job.scan) and the colours engineer's
      `make_profile` turns the readings into a profile (the reference reading
      of each of the six colours: the white balance of this sensor under this
      light); the white reading's channel gains are reported;
@@ -22,8 +22,8 @@ profile; `save(...)` writes the files.
 import os
 import shutil
 
-from . import orientation
-from .errors import RobotError
+from cubebot.robot.machine import orientation
+from cubebot.robot.errors import RobotError
 
 REACH_TOLERANCE_DEG = 5
 
@@ -98,9 +98,9 @@ def _white_balance(profile):
 
 def calibrate(mechanism, n, make_profile=None, emit=None, stop=None):
     """Run the checks and the scan; see the module docstring."""
-    from .scan import Scanner
+    from cubebot.robot.job.scan import Scanner
     if make_profile is None:
-        from .colorprofile import make_profile
+        from cubebot.robot.colour.profile import make_profile
     cal = Calibration()
     mech = mechanism
     try:
@@ -135,7 +135,7 @@ def keep_previous(path):
 def save(cal, config, config_path, profile_path, save_profile=None):
     """Write the profile and the configuration (atomically; old ones kept as .bak)."""
     if save_profile is None:
-        from .colorprofile import save_profile
+        from cubebot.robot.colour.profile import save_profile
     for path in (config_path, profile_path):
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):

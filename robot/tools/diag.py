@@ -113,7 +113,7 @@ def check_proximity(hw, present_cm):
 
 def check_tables(verify=None):
     if verify is None:
-        from solver import store
+        from cubebot.solver import store
         verify = store.verify
     problems = verify()
     if problems:
@@ -122,10 +122,10 @@ def check_tables(verify=None):
 
 
 def check_solver(cubes, seed, solve=None):
-    from solver.facelets import is_solved, solved
-    from solver.moves import apply, face_turns
+    from cubebot.solver.facelets import is_solved, solved
+    from cubebot.solver.moves import apply, face_turns
     if solve is None:
-        from solver.api import solve
+        from cubebot.solver.api import solve
     rng = random.Random(seed)
     checks = []
     for k in range(cubes):

@@ -21,7 +21,7 @@ import os
 import queue
 import tempfile
 
-from . import screens
+from cubebot.robot.ui import screens
 
 SIZES = (2, 3)
 DEFAULT_SIZE = 3
@@ -92,7 +92,7 @@ def _chroma(rgb):
 def nearest_face(rgb):
     """The face letter (standard scheme) whose typical EV3 reading has the
     nearest chromaticity to `rgb` (r, g, b raw counts)."""
-    from .colorscheme import EV3_TYPICAL_RAW, STANDARD_SCHEME
+    from cubebot.robot.colour.scheme import EV3_TYPICAL_RAW, STANDARD_SCHEME
     mine = _chroma(rgb)
     best, best_d = "?", None
     for face in sorted(STANDARD_SCHEME):
@@ -150,7 +150,7 @@ class View(object):
 class App(object):
     """The button app around a RobotService; see the module docstring.
 
-    io: anything with the optional devices of robot.hardware.Hardware
+    io: anything with the optional devices of cubebot.robot.hw.interface.Hardware
     (buttons, screen, leds, sound, proximity). clock: wall-clock time for
     the loop (never a simulated clock: the run thread owns that).
     """

@@ -9,7 +9,7 @@ that `pressed()` reports once.
 import sys
 import threading
 
-from .hardware import Buttons
+from cubebot.robot.hw.interface import Buttons
 
 KEYS = {"": "enter", "u": "up", "d": "down", "b": "backspace", "l": "left", "r": "right"}
 QUIT = "q"

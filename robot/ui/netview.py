@@ -8,9 +8,9 @@ block (the standard scheme: U white, R red, F green, D yellow, L orange,
 B blue) with its letter on it. Used by `cubebot demo` and the serial watch view.
 """
 
-from solver.facelets import FACES, size_from_length
+from cubebot.solver.facelets import FACES, size_from_length
 
-from .colorscheme import STANDARD_SCHEME
+from cubebot.robot.colour.scheme import STANDARD_SCHEME
 
 # ANSI background (256-colour) and a readable foreground per colour.
 ANSI_BACKGROUND = {"white": 231, "red": 160, "green": 34, "yellow": 226, "orange": 208, "blue": 27}

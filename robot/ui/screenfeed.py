@@ -1,14 +1,14 @@
 """Draw the app's screens from a run's events (for runs without the app).
 
-`ScreenFeed(screen, size)` is an emit callback for robot.pipeline.run_job:
+`ScreenFeed(screen, size)` is an emit callback for cubebot.robot.job.pipeline.run_job:
 it follows the events with the app's View and shows the working screen when
 the stage changes or the progress passes another STEPS-th of the way;
 `finish(result)` shows the result (or error) screen. Used by
 `cubebot demo --virtual-brick --screenshots DIR`.
 """
 
-from . import screens
-from .app import View
+from cubebot.robot.ui import screens
+from cubebot.robot.ui.app import View
 
 STEPS = 4          # progress screens per stage
 

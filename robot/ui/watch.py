@@ -8,10 +8,10 @@ solution with the next move marked, a progress bar and the last result.
 `describe(message)` is the one-line text of an event for plain output.
 """
 
-from solver.facelets import size_from_length
-from solver.moves import apply
+from cubebot.solver.facelets import size_from_length
+from cubebot.solver.moves import apply
 
-from ..netview import render_net
+from cubebot.robot.ui.netview import render_net
 
 BAR_WIDTH = 40                    # characters of the progress bar
 UNREAD, READ = ".", "#"           # net cells while scanning
@@ -74,7 +74,7 @@ class WatchView(object):
 
     def __init__(self, title="cubebot", scale=1):
         self.title = title
-        self.scale = scale            # net cell size (robot.netview.render_net)
+        self.scale = scale            # net cell size (cubebot.robot.ui.netview.render_net)
         self.state = "unknown"
         self.size = None
         self.read = set()             # facelet indices read in this scan

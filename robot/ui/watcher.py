@@ -16,8 +16,8 @@ import sys
 import threading
 import time
 
-from ..errors import LinkError, RemoteError
-from .watch import WatchView, describe, frame
+from cubebot.robot.errors import LinkError, RemoteError
+from cubebot.robot.ui.watch import WatchView, describe, frame
 
 KEY_COMMANDS = {"r": "run", "c": "scan", "s": "stop"}
 QUIT_KEYS = ("q", "\x03")
@@ -127,7 +127,7 @@ def _key_action(link, screen, key):
 
 def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
     """Run the watch view until Ctrl-C (or, with args.once, the end of the next run); the exit code."""
-    from ..commands.remote import WATCH_POLL_S, WATCH_RECONNECT_S, WATCH_REDRAW_S, run_exit_code
+    from cubebot.robot.cli.remote import WATCH_POLL_S, WATCH_RECONNECT_S, WATCH_REDRAW_S, run_exit_code
     tty = out.stream.isatty() if stream_is_tty is None else stream_is_tty
     view = WatchView("cubebot on {}".format(args.port), scale=getattr(args, "scale", 1))
     screen = _Screen(view, out, tty, WATCH_REDRAW_S)

@@ -8,8 +8,9 @@ ever knowing d. Cost: at most 11 (HTM) or 14 (QTM) steps of at most 9 move
 applications and table reads.
 """
 
-from . import cube2, store
-from .errors import InvalidCube, TableError
+from cubebot.solver.solve2 import cube as cube2
+from cubebot.solver import store
+from cubebot.solver.errors import InvalidCube, TableError
 
 TABLES = {"htm": "2x2-htm", "qtm": "2x2-qtm"}
 MOVES = {"htm": cube2.HTM_MOVES, "qtm": cube2.QTM_MOVES}
@@ -75,7 +76,7 @@ def solver_for(metric="htm"):
 
 
 def solve(state, metric="htm", budget=None):
-    """The engine entry point used by solver.api: a list of candidate move lists.
+    """The engine entry point used by cubebot.solver.api: a list of candidate move lists.
 
     The state is checked (InvalidCube) before the table is opened.
     """

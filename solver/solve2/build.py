@@ -1,15 +1,15 @@
-"""Building the 2x2x2 distance tables (HTM and QTM) of solver.catalog.
+"""Building the 2x2x2 distance tables (HTM and QTM) of cubebot.solver.catalog.
 
 Move tables for the two halves of the coordinate (perm: 7! x moves, twist:
-3^6 x moves) make a neighbour a few list look-ups; solver.tables.bfs then
+3^6 x moves) make a neighbour a few list look-ups; cubebot.solver.tables.bfs then
 fills all 3,674,160 distances. Each table is written as a dense 2-bit file
 (distance mod 3), 918,556 bytes. Deterministic: same bytes every build.
 """
 
-from . import cube2
-from .coords import ori_rank, ori_unrank, perm_rank, perm_unrank
-from .tables import MOD3, UNREACHED, bfs, write_dense
-from .errors import TableError
+from cubebot.solver.solve2 import cube as cube2
+from cubebot.solver.coords import ori_rank, ori_unrank, perm_rank, perm_unrank
+from cubebot.solver.tables import MOD3, UNREACHED, bfs, write_dense
+from cubebot.solver.errors import TableError
 
 DIST_BITS = 2
 

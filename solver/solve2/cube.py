@@ -12,12 +12,12 @@ Coordinate of a state: perm * N_TWIST_2 + twist, where
 so N_STATES_2 = 7! * 3^6 = 3,674,160 and the solved state is 0.
 """
 
-from .coords import factorial, ori_rank, ori_unrank, perm_rank, perm_unrank
-from .cubies import CORNER_NAMES, corner_facelets, from_facelets
-from .errors import InvalidCube
-from .facelets import check_counts, relabel
-from .moves import Move, apply
-from .facelets import solved
+from cubebot.solver.coords import factorial, ori_rank, ori_unrank, perm_rank, perm_unrank
+from cubebot.solver.cubies import CORNER_NAMES, corner_facelets, from_facelets
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import check_counts, relabel
+from cubebot.solver.moves import Move, apply
+from cubebot.solver.facelets import solved
 
 FIXED = CORNER_NAMES.index("DBL")                       # the corner held still
 MOVING = tuple(i for i in range(len(CORNER_NAMES)) if i != FIXED)

@@ -5,13 +5,13 @@ Stages (see docs/solver4.md):
   2. centres-ud  U/D centres onto U/D, wings even          (centres.UDStage)
   3. wings       one wing of each edge in each orbit       (phase2.EOStage)
   4. pairs       centres solved, edges paired, no parity   (phase3.Phase3)
-  5. 3x3x3       the reduced cube solved by solver.solve3  (finish)
+  5. 3x3x3       the reduced cube solved by cubebot.solver.solve3  (finish)
 
 Stages 1-3 turn only blocks that leave the DLB corner in place (model's
 fixed frame); stage 4 uses U, D, F, B, R2, L2 and wide half turns. The result
 is rewritten into outer and wide turns (model.to_physical), counted in OBTM.
 
-solve(state, metric, budget) is the engine entry point of solver.api;
+solve(state, metric, budget) is the engine entry point of cubebot.solver.api;
 solve_stages(state, budget) also returns the length of each stage.
 """
 
@@ -29,5 +29,5 @@ def solve(state, metric="obtm", budget=None):
 
 def solve_stages(state, budget=None, directory=None):
     """Result(candidates, stages: name -> moves, nodes: pair search nodes)."""
-    from .reduce import Reducer
+    from cubebot.solver.solve4.reduce import Reducer
     return Reducer(directory).solve(state, budget)

@@ -8,8 +8,8 @@ byte). `CombCoord` ranks "which k of these slots are set" in colex order
 through a table built once per process.
 """
 
-from ..coords import binomial
-from .model import N_CENTRES, centre_perm
+from cubebot.solver.coords import binomial
+from cubebot.solver.solve4.model import N_CENTRES, centre_perm
 
 BYTE = 8
 BYTE_VALUES = 256

@@ -19,11 +19,11 @@ A cube in the phase-3 group is followed as an orbit state (OrbitMover):
 ORBIT_B of the slot of edge e's A / B wing (its wing in that orbit).
 """
 
-from ..cubies import EDGE_NAMES
-from ..errors import UnsolvableCube
-from ..moves import Move
-from .masks import MaskMover
-from .model import EDGE_MOVES, N_WINGS, wing_map
+from cubebot.solver.cubies import EDGE_NAMES
+from cubebot.solver.errors import UnsolvableCube
+from cubebot.solver.moves import Move
+from cubebot.solver.solve4.masks import MaskMover
+from cubebot.solver.solve4.model import EDGE_MOVES, N_WINGS, wing_map
 
 HALF = 2
 QUARTER_TURNS = (1, 2, 3)

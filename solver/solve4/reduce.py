@@ -4,21 +4,21 @@ Reducer(directory).solve(state, budget) -> solve4.Result. Tables are opened
 (mmap) when a Reducer is made and read one entry at a time.
 """
 
-from .. import solve3, store
-from ..cubies import corner_facelets, from_facelets, parity
-from ..errors import TableError
-from ..facelets import is_solved, solved
-from ..moves import apply, count, permutation, simplify
-from ..search import Stats, first_solution, ida_star
-from . import STAGES, Result
-from .centres import LRStage, UDStage
-from .finish import to_3x3
-from .model import CORNERS, N, Turned, centre_colours, to_physical
-from .orbits import PHASE3_MOVES, OrbitMover
-from .pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
-from .phase2 import CentreOrbitStage, EOStage, WingStage
-from .pieces import label, wing_parity, wing_positions
-from .slice import CentresForPairs, SliceSearch, SliceTable
+from cubebot.solver import solve3, store
+from cubebot.solver.cubies import corner_facelets, from_facelets, parity
+from cubebot.solver.errors import TableError
+from cubebot.solver.facelets import is_solved, solved
+from cubebot.solver.moves import apply, count, permutation, simplify
+from cubebot.solver.search import Stats, first_solution, ida_star
+from cubebot.solver.solve4 import STAGES, Result
+from cubebot.solver.solve4.centres import LRStage, UDStage
+from cubebot.solver.solve4.finish import to_3x3
+from cubebot.solver.solve4.model import CORNERS, N, Turned, centre_colours, to_physical
+from cubebot.solver.solve4.orbits import PHASE3_MOVES, OrbitMover
+from cubebot.solver.solve4.pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
+from cubebot.solver.solve4.wings import CentreOrbitStage, EOStage, WingStage
+from cubebot.solver.solve4.pieces import label, wing_parity, wing_positions
+from cubebot.solver.solve4.slice import CentresForPairs, SliceSearch, SliceTable
 
 DIRECT_DEPTH = 3               # cubes this close to solved are solved directly, optimally
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance

@@ -30,11 +30,11 @@ cubes this took the stage from 7.2 moves (one set) to 5.75.
 
 from itertools import combinations, permutations
 
-from ..coords import binomial
-from ..tables import UNREACHED, bfs
-from .centres import CentreStage
-from .masks import MaskMover
-from .orbits import E_A, N_ORBIT, PAIR_MOVES, PHASE3_MOVES, OrbitMover, orbit_maps, partner
+from cubebot.solver.coords import binomial
+from cubebot.solver.tables import UNREACHED, bfs
+from cubebot.solver.solve4.centres import CentreStage
+from cubebot.solver.solve4.masks import MaskMover
+from cubebot.solver.solve4.orbits import E_A, N_ORBIT, PAIR_MOVES, PHASE3_MOVES, OrbitMover, orbit_maps, partner
 
 SLICE_SIZE = len(E_A)                          # four edges in the slice
 N_SETS = binomial(N_ORBIT, SLICE_SIZE)        # C(12, 4) = 495 sets of A indices

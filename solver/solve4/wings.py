@@ -17,12 +17,12 @@ ranks the masks of the 2048 choices, keeps the nearest, and IDA* walks
 straight down the exact table.
 """
 
-from ..coords import binomial
-from ..tables import UNREACHED, bfs
-from .centres import UD_SLOTS, CentreStage, UDStage
-from .masks import MaskMover, MaskStage, mask_of_slots
-from .model import N_WINGS, permutation_parity, wing_map
-from .orbits import N_ORBIT, ORBIT_A, PHASE3_MOVES, wing_perm
+from cubebot.solver.coords import binomial
+from cubebot.solver.tables import UNREACHED, bfs
+from cubebot.solver.solve4.centres import UD_SLOTS, CentreStage, UDStage
+from cubebot.solver.solve4.masks import MaskMover, MaskStage, mask_of_slots
+from cubebot.solver.solve4.model import N_WINGS, permutation_parity, wing_map
+from cubebot.solver.solve4.orbits import N_ORBIT, ORBIT_A, PHASE3_MOVES, wing_perm
 
 N_EO = binomial(N_WINGS, N_ORBIT)       # C(24, 12) = 2,704,156
 N_EDGES = N_WINGS // 2

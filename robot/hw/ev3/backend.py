@@ -1,6 +1,6 @@
-"""The python-ev3dev2 backend: `make_hardware(config)` -> robot.hardware.Hardware.
+"""The python-ev3dev2 backend: `make_hardware(config)` -> cubebot.robot.hw.interface.Hardware.
 
-Devices (ports from robot.config):
+Devices (ports from cubebot.robot.machine.config):
   flipper   LargeMotor   config.flipper_port   (outA)
   table     LargeMotor   config.table_port     (outB)
   arm       MediumMotor  config.arm_port       (outC)
@@ -15,11 +15,20 @@ the brick). A motor or the colour sensor that is not on its port raises
 DeviceMissing naming the device and the port.
 """
 
-from ..errors import DeviceMissing
-from ..hardware import Hardware
-from .devices import (Ev3Battery, Ev3Buttons, Ev3ColorSensor, Ev3InfraredProximity, Ev3Leds,
-                      Ev3Screen, Ev3Sound, Ev3UltrasonicProximity, RealClock)
-from .motor import Ev3Motor
+from cubebot.robot.errors import DeviceMissing
+from cubebot.robot.hw.interface import Hardware
+from cubebot.robot.hw.ev3.devices import (
+    Ev3Battery,
+    Ev3Buttons,
+    Ev3ColorSensor,
+    Ev3InfraredProximity,
+    Ev3Leds,
+    Ev3Screen,
+    Ev3Sound,
+    Ev3UltrasonicProximity,
+    RealClock,
+)
+from cubebot.robot.hw.ev3.motor import Ev3Motor
 
 INPUT_PORTS = ("in1", "in2", "in3", "in4")
 COLOR_MODE = "RGB-RAW"

@@ -7,8 +7,8 @@ Units: raw colour counts, centimetres, volts.
 
 import time
 
-from ..errors import DeviceMissing
-from ..hardware import Battery, Buttons, Clock, ColorSensor, Leds, ProximitySensor, Screen, Sound
+from cubebot.robot.errors import DeviceMissing
+from cubebot.robot.hw.interface import Battery, Buttons, Clock, ColorSensor, Leds, ProximitySensor, Screen, Sound
 
 IR_RANGE_CM = 70.0          # the IR sensor's 100 % proximity, in cm
 PERCENT = 100.0

@@ -14,8 +14,8 @@ the target, after stopping that motor (coasting, so a flipper lets go of the
 cube).
 """
 
-from ..errors import DeviceMissing, MotorStalled
-from ..hardware import Motor
+from cubebot.robot.errors import DeviceMissing, MotorStalled
+from cubebot.robot.hw.interface import Motor
 
 POLL_S = 0.01               # how often a wait looks at the motor
 ON_TARGET_DEG = 4           # a move ended within this many degrees succeeded

@@ -1,6 +1,6 @@
 """The simulated backend: motors, colour and proximity sensors on a simulated clock.
 
-Implements robot.hardware on top of a robot.sim.world.World. Time is
+Implements cubebot.robot.hw.interface on top of a cubebot.robot.hw.sim.world.World. Time is
 simulated: a move of A motor degrees at S deg/s takes A/S seconds of
 `SimClock` time and no real time; while the clock advances, every moving
 motor steps at most STEP_DEG per step and the world is updated after each
@@ -16,8 +16,8 @@ Fault injection: `motor.jam_after_deg(d)` makes the motor stall d degrees
 into its next move (a stuck cube, a cable caught).
 """
 
-from robot.errors import MotorStalled
-from robot.hardware import Clock, ColorSensor, Hardware, Motor, ProximitySensor
+from cubebot.robot.errors import MotorStalled
+from cubebot.robot.hw.interface import Clock, ColorSensor, Hardware, Motor, ProximitySensor
 
 STEP_DEG = 6.0                      # the most any motor moves between world updates
 FLIPPER_STOPS_DEG = (0.0, 230.0)    # physical travel of the flipper

@@ -1,16 +1,16 @@
-"""A plain sensor model with robot.sim.sensor_model.SensorModel's interface.
+"""A plain sensor model with cubebot.robot.hw.sim.sensor_model.SensorModel's interface.
 
-Readings are the typical EV3 RGB-RAW references (robot.colorscheme), mixed
+Readings are the typical EV3 RGB-RAW references (cubebot.robot.colour.scheme), mixed
 with the neighbour's colour by 1 - quality, scaled by brightness and, if
 `noise` > 0, by a uniform factor in 1 +- noise. With noise 0 (the default)
 every reading is predictable, for tests of the scan geometry; the realistic
 model (gain, colour cast, dark centres, noise, wild readings) is
-robot.sim.sensor_model.
+cubebot.robot.hw.sim.sensor_model.
 """
 
 import random
 
-from ..colorscheme import EV3_TYPICAL_RAW, colour_of
+from cubebot.robot.colour.scheme import EV3_TYPICAL_RAW, colour_of
 
 REFERENCE_RGB = EV3_TYPICAL_RAW
 

@@ -10,13 +10,13 @@ facelet), multiplicative and additive noise, and with a small probability a
 wild reading (another colour's reading, or junk). All values are raw counts,
 clipped to 0..RAW_MAX, like `ColorSensor.raw`.
 
-Colours are face letters of the standard scheme (robot.colorscheme) or colour
+Colours are face letters of the standard scheme (cubebot.robot.colour.scheme) or colour
 names. Noise presets: "low", "moderate" (what a real sensor on a MINDCUB3R
 produces: +-25% brightness, a noticeable cast), "high" (worse than real).
 """
 
-from ..colorscheme import EV3_TYPICAL_RAW, RAW_MAX, colour_of
-from ..rescan import RESCAN_SAMPLES, rescan_set
+from cubebot.robot.colour.scheme import EV3_TYPICAL_RAW, RAW_MAX, colour_of
+from cubebot.robot.colour.rescan import RESCAN_SAMPLES, rescan_set
 
 # Preset parameters. Fractions are relative to the reading.
 #   jitter: sd of multiplicative noise per channel; floor: sd of additive noise, counts
@@ -124,7 +124,7 @@ class SensorModel(object):
         """Readings of a whole cube: a list (URFDLB facelet order) of lists of samples.
 
         `state` is a facelet string in face letters of the standard scheme
-        (e.g. solver.facelets.solved(n)); odd cubes' middle centres are read
+        (e.g. cubebot.solver.facelets.solved(n)); odd cubes' middle centres are read
         as centres. Each facelet keeps one brightness across its samples.
         """
         if len(state) != 6 * n * n:
@@ -141,7 +141,7 @@ class SensorModel(object):
 
 def rescan(sensor, state, n, readings, doubtful):
     """What the robot's rescan reads, in the simulation: every facelet of
-    robot.rescan.rescan_set(doubtful, readings) gets RESCAN_SAMPLES new samples
+    cubebot.robot.colour.rescan.rescan_set(doubtful, readings) gets RESCAN_SAMPLES new samples
     (each from its own spot, so its own brightness), added to its earlier ones
     in `readings` (changed in place). Returns how many facelets were read again.
     """

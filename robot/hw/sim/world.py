@@ -18,7 +18,7 @@ update(), so a physics thread can keep running.
 The cube is kept as a facelet string in the robot frame at the nearest
 quarter turn (`robot_state`) plus a continuous yaw of its upper layers in
 cube degrees (clockwise seen from above, within -45..45), and the
-orientation `where` (robot.orientation) that maps it back to the cube frame.
+orientation `where` (cubebot.robot.machine.orientation) that maps it back to the cube frame.
 
 The colour sensor sits on the arm; its spot lies on the robot's +x side
 (towards robot R) of the table axis, at a radius set by the arm angle:
@@ -29,10 +29,10 @@ linear in between and beyond. The physical cube is the same size whatever N.
 
 import math
 
-from solver.facelets import FACES, is_solved
-from solver.moves import Move, apply, invert
-from robot import orientation
-from robot.frames import ROTATION_MOVES, rotation_path
+from cubebot.solver.facelets import FACES, is_solved
+from cubebot.solver.moves import Move, apply, invert
+from cubebot.robot.machine import orientation
+from cubebot.robot.machine.frames import ROTATION_MOVES, rotation_path
 
 MISALIGN_TOLERANCE_DEG = 12.0     # cube degrees a layer/cube may be off square
 HOLD_TOLERANCE_DEG = 15.0         # flipper degrees around hold that count as holding
@@ -62,7 +62,7 @@ class World(object):
 
     state: the cube's facelets (cube frame, URFDLB letters standing for the
     standard colours, see FACE_COLOURS), or None for an empty table.
-    sensor_model: as robot.sim.sensor_model.SensorModel: reading(colour,
+    sensor_model: as cubebot.robot.hw.sim.sensor_model.SensorModel: reading(colour,
     quality, centre, neighbour, brightness) -> (r, g, b) and brightness().
     rng: a random.Random (noise of the empty table).
     """

@@ -30,10 +30,10 @@ import shutil
 import tempfile
 import threading
 
-from ..hardware import Clock
-from .motors import LARGE, MEDIUM, SimMotor
-from .sensors import SimSensor
-from .sysfs import DeviceDir, make_class_dirs
+from cubebot.robot.hw.interface import Clock
+from cubebot.robot.hw.virtual_brick.motors import LARGE, MEDIUM, SimMotor
+from cubebot.robot.hw.virtual_brick.sensors import SimSensor
+from cubebot.robot.hw.virtual_brick.sysfs import DeviceDir, make_class_dirs
 
 CLASSES = ("tacho-motor", "lego-sensor", "power_supply")
 STEP_S = 0.01                # simulated seconds per physics step
@@ -235,6 +235,6 @@ class VirtualBrick(object):
     # -- the backend on top -------------------------------------------------------
     def make_hardware(self, screen=None, missing_ok=False):
         """The real ev3dev2 backend opened on this brick's tree."""
-        from ..ev3.backend import make_hardware
+        from cubebot.robot.hw.ev3.backend import make_hardware
         return make_hardware(self.config, device_root=self.root, clock=self.clock, screen=screen,
                              missing_ok=missing_ok)

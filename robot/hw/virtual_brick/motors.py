@@ -11,7 +11,7 @@ stop that homing finds) and the *encoder* count that ev3dev2 reads, which
 starts at 0 wherever the shaft was when the brick booted.
 """
 
-from .sysfs import DeviceDir, match_word, parse_int
+from cubebot.robot.hw.virtual_brick.sysfs import DeviceDir, match_word, parse_int
 
 LARGE = {"driver_name": "lego-ev3-l-motor", "max_speed": 1050}
 MEDIUM = {"driver_name": "lego-ev3-m-motor", "max_speed": 1560}

@@ -1,13 +1,13 @@
 """The virtual brick's LCD: every new frame becomes a PNG file.
 
 Files are named NNN-<screen>.png in the order shown (<screen> from the
-image's info["screen"], as robot.screens sets it). A frame identical to the
+image's info["screen"], as cubebot.robot.ui.screens sets it). A frame identical to the
 previous one is not saved again.
 """
 
 import os
 
-from ..hardware import Screen
+from cubebot.robot.hw.interface import Screen
 
 
 class PngScreen(Screen):

@@ -6,7 +6,7 @@ callables: the colour sensor's returns raw (r, g, b) counts, the proximity
 sensors' a distance in centimetres (both from the simulated world).
 """
 
-from .sysfs import DeviceDir, match_word
+from cubebot.robot.hw.virtual_brick.sysfs import DeviceDir, match_word
 
 IR_RANGE_CM = 70.0       # the IR sensor's 100 % proximity
 IR_MAX_PCT = 100
