@@ -22,7 +22,8 @@ def register(subparsers):
 
 def run(args):
     from cubebot.robot.cli.main import UsageError
-    from cubebot.robot.colour.profile import make_profile, save_profile
+    from cubebot.robot.colour.calibration import make_profile
+    from cubebot.robot.colour.profile import save_profile
     from cubebot.robot.cli.colors import read_scan
     from cubebot.robot.errors import ScanUnresolved
     readings, n = read_scan(args.scan, args.size)

@@ -14,9 +14,6 @@ import time
 
 RUN_SILENCE_S = 120.0         # run/scan: give up when the robot says nothing this long
 SOLVE_TIMEOUT_S = 120.0       # solve on the brick may take a while (4x4x4: more)
-WATCH_POLL_S = 0.2            # watch: how often the view wakes up without events
-WATCH_REDRAW_S = 0.05         # watch: at most one redraw per this many seconds
-WATCH_RECONNECT_S = 1.0       # watch: wait between attempts to reopen the device
 WATCH_SCALES = (1, 2, 3)      # watch --scale: facelet sizes of the net
 
 
@@ -102,7 +99,8 @@ def _ping(link, out, args):
 def _follow(link, out):
     """Print the events of the run just started until it ends; its exit code."""
     from cubebot.robot.errors import LinkError
-    from cubebot.robot.ui.watch import describe
+    from cubebot.robot.ui.watch import describe, run_exit_code
+    from cubebot.robot.ui.watcher import WATCH_POLL_S
     last = time.time()
     while True:
         message = link.next_event(WATCH_POLL_S)
@@ -115,16 +113,6 @@ def _follow(link, out):
         out.text(describe(message))
         if message.get("event") in ("finished", "error"):
             return run_exit_code(message)
-
-
-def run_exit_code(message):
-    """0 for a solved run or a resolved scan, 1 for anything else that ends a run."""
-    data = message.get("data") or {}
-    if message.get("event") != "finished":
-        return 1
-    if "turn_seconds" in data or "moves" in data:
-        return 0 if data.get("solved") else 1
-    return 0 if data.get("state") else 1
 
 
 def _start(link, out, args):

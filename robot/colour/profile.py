@@ -17,7 +17,6 @@ import os
 import tempfile
 
 from cubebot.robot.colour.scheme import COLOURS, EV3_TYPICAL_RAW, RAW_MAX
-from cubebot.robot.colour.space import combine, mean_rgb
 from cubebot.robot.errors import ConfigError
 
 FORMAT = "cubebot-colour-profile"
@@ -28,30 +27,6 @@ def default_profile():
     """The built-in profile: typical EV3 readings, no centre references."""
     return {"format": FORMAT, "version": VERSION, "size": None, "classes": list(COLOURS),
             "facelets": [list(EV3_TYPICAL_RAW[c]) for c in COLOURS], "centres": None}
-
-
-def make_profile(readings, n):
-    """A profile from a scan of a solved cube (readings as for colors.resolve).
-
-    Raises ConfigError if the scan is not of a solved cube.
-    """
-    from cubebot.robot.colour.resolve import resolve
-    from cubebot.solver.facelets import FACES, faces_of, is_solved
-    result = resolve(readings, n)
-    if not is_solved(result.state, n):
-        bad = [FACES[k] for k, face in enumerate(faces_of(result.state, n)) if len(set(face)) > 1]
-        raise ConfigError("calibration scan is not a solved cube: faces {} show several "
-                          "colours".format(",".join(bad)))
-    nn = n * n
-    mid = nn // 2 if n % 2 else None
-    facelets, centres = [], []
-    for k in range(6):
-        face = [combine(readings[k * nn + j]) for j in range(nn) if j != mid]
-        facelets.append([round(v, 1) for v in mean_rgb(face)])
-        if mid is not None:
-            centres.append([round(v, 1) for v in combine(readings[k * nn + mid])])
-    return {"format": FORMAT, "version": VERSION, "size": n, "classes": list(FACES),
-            "facelets": facelets, "centres": centres or None}
 
 
 def _check_rgbs(value, what, path):

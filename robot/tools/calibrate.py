@@ -100,7 +100,7 @@ def calibrate(mechanism, n, make_profile=None, emit=None, stop=None):
     """Run the checks and the scan; see the module docstring."""
     from cubebot.robot.job.scan import Scanner
     if make_profile is None:
-        from cubebot.robot.colour.profile import make_profile
+        from cubebot.robot.colour.calibration import make_profile
     cal = Calibration()
     mech = mechanism
     try:

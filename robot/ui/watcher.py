@@ -17,7 +17,11 @@ import threading
 import time
 
 from cubebot.robot.errors import LinkError, RemoteError
-from cubebot.robot.ui.watch import WatchView, describe, frame
+from cubebot.robot.ui.watch import WatchView, describe, frame, run_exit_code
+
+WATCH_POLL_S = 0.2            # how often the view wakes up without events
+WATCH_REDRAW_S = 0.05         # at most one redraw per this many seconds
+WATCH_RECONNECT_S = 1.0       # wait between attempts to reopen the device
 
 KEY_COMMANDS = {"r": "run", "c": "scan", "s": "stop"}
 QUIT_KEYS = ("q", "\x03")
@@ -127,7 +131,6 @@ def _key_action(link, screen, key):
 
 def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
     """Run the watch view until Ctrl-C (or, with args.once, the end of the next run); the exit code."""
-    from cubebot.robot.cli.remote import WATCH_POLL_S, WATCH_RECONNECT_S, WATCH_REDRAW_S, run_exit_code
     tty = out.stream.isatty() if stream_is_tty is None else stream_is_tty
     view = WatchView("cubebot on {}".format(args.port), scale=getattr(args, "scale", 1))
     screen = _Screen(view, out, tty, WATCH_REDRAW_S)

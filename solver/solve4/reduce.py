@@ -1,8 +1,10 @@
 """The reduction pipeline: check and label, centres, wings, slice, pairs, 3x3x3.
 
-Reducer(directory).solve(state, budget) -> solve4.Result. Tables are opened
+Reducer(directory).solve(state, budget) -> Result (candidates, moves per stage, nodes). Tables are opened
 (mmap) when a Reducer is made and read one entry at a time.
 """
+
+from collections import namedtuple
 
 from cubebot.solver import solve3, store
 from cubebot.solver.cubies import corner_facelets, from_facelets, parity
@@ -10,7 +12,6 @@ from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import is_solved, solved
 from cubebot.solver.moves import apply, count, permutation, simplify
 from cubebot.solver.search import Stats, first_solution, ida_star
-from cubebot.solver.solve4 import STAGES, Result
 from cubebot.solver.solve4.centres import LRStage, UDStage
 from cubebot.solver.solve4.finish import to_3x3
 from cubebot.solver.solve4.model import CORNERS, N, Turned, centre_colours, to_physical
@@ -19,6 +20,10 @@ from cubebot.solver.solve4.pairs import PAIR_MOVE_TABLE, PairsCentresTable, Pair
 from cubebot.solver.solve4.wings import CentreOrbitStage, EOStage, WingStage
 from cubebot.solver.solve4.pieces import label, wing_parity, wing_positions
 from cubebot.solver.solve4.slice import CentresForPairs, SliceSearch, SliceTable
+
+STAGES = ("centres-lr", "centres-ud", "wings", "slice", "pairs", "3x3x3")
+
+Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
 DIRECT_DEPTH = 3               # cubes this close to solved are solved directly, optimally
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance

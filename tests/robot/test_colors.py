@@ -235,7 +235,7 @@ def test_several_samples_outvote_a_wild_one():
 
 
 def test_with_a_calibration_profile():
-    from cubebot.robot.colour.profile import make_profile
+    from cubebot.robot.colour.calibration import make_profile
     from cubebot.robot.hw.sim.sensor_model import SensorModel
     model = SensorModel(random.Random(11), "moderate")
     profile = make_profile(model.scan(solved(3), 3, 3), 3)

@@ -10,7 +10,8 @@ import random
 import pytest
 
 from cubebot.robot.cli.main import main
-from cubebot.robot.colour.profile import load_profile, make_profile, save_profile
+from cubebot.robot.colour.calibration import make_profile
+from cubebot.robot.colour.profile import load_profile, save_profile
 from cubebot.robot.errors import ConfigError
 from cubebot.robot.colour.scanfile import MalformedScan, dump_defacto, dump_scan, parse_scan
 from cubebot.solver.facelets import solved
