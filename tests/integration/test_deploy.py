@@ -25,7 +25,7 @@ from .sshd_server import SSHD, SshServer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UNIT = os.path.join(ROOT, "systemd", "cubebot.service")
-DEPLOYED = ["robot", "solver", "systemd", "deploy", "setup.py", "deploy.sh"]
+DEPLOYED = ["cubebot", "robot", "solver", "systemd", "deploy", "setup.py", "deploy.sh", "tables/__init__.py"]
 TABLE_SIZES = {"alpha.bin": 150000, "beta.bin": 4096}
 DIAG_FAULTS = 3          # deploy.sh's exit code when diag ran and reported faults
 SEED = 5
@@ -68,6 +68,7 @@ def source(tmp_path):
         if os.path.isdir(path):
             shutil.copytree(path, str(src / name), ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.bin"))
         else:
+            os.makedirs(os.path.dirname(str(src / name)), exist_ok=True)
             shutil.copy2(path, str(src / name))
     write_tables(str(src / "tables"))
     return src
