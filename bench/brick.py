@@ -22,8 +22,8 @@ sys.path.insert(0, ROOT)
 
 from bench.record import record  # noqa: E402
 from cubebot.robot.job.pipeline import run_job  # noqa: E402
-from cubebot.robot.job.simrobot import make_sim_robot  # noqa: E402
-from cubebot.robot.job.vbrobot import open_virtual_robot  # noqa: E402
+from cubebot.robot.job.robots import make_sim_robot  # noqa: E402
+from cubebot.robot.job.robots import open_virtual_robot  # noqa: E402
 
 SEEDS = 10
 SIZES = (3, 2)

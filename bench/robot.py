@@ -29,7 +29,7 @@ _spec.loader.exec_module(_record_module)
 record = _record_module.record
 
 from cubebot.robot.job.pipeline import COMPUTE_FACTOR, run_job  # noqa: E402
-from cubebot.robot.job.simrobot import make_sim_robot  # noqa: E402
+from cubebot.robot.job.robots import make_sim_robot  # noqa: E402
 
 SEEDS = 200
 SIZES = (3, 2)

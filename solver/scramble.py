@@ -4,6 +4,7 @@ random_state(n, rng): for the 2x2x2 and 3x3x3 a uniformly random state (a
 random cubie cube with matching parities and orientation totals; the
 2x2x2 with DBL in place, i.e. uniform up to whole-cube turns); for N >= 4 the
 state after random_moves(n, rng).
+face_turns(n, rng, length): the simulated robot's scramble (outer turns, as by hand).
 """
 
 from cubebot.solver.solve2 import cube as cube2
@@ -40,6 +41,19 @@ def random_moves(n, rng, length=None):
             continue
         result.append(move)
     return result
+
+
+def face_turns(n, rng, length):
+    """(state, moves): `length` random outer face turns from solved, no two in a row on one face.
+
+    The scramble of the simulated robot (what a person does by hand): each
+    move draws its face from the five allowed, then its turn (1, 2 or 3).
+    """
+    moves = []
+    for _ in range(length):
+        face = rng.choice([f for f in FACES if not moves or f != moves[-1].face])
+        moves.append(Move(face, 1, 1, rng.choice((1, 2, 3))))
+    return apply(solved(n), moves, n), moves
 
 
 def random_state(n, rng):

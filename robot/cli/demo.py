@@ -11,7 +11,7 @@ Exit 0 if the cube ends solved, 1 otherwise.
 import json
 import sys
 
-SIZES = (2, 3)
+from cubebot.robot.machine.config import SIZES
 
 
 def register(subparsers):
@@ -72,14 +72,14 @@ def run(args):
     from cubebot.robot.machine.config import load_config
     from cubebot.robot.errors import ConfigError, RobotError
     from cubebot.robot.job.pipeline import run_job
-    from cubebot.robot.job.simrobot import make_sim_robot
+    from cubebot.robot.job.robots import make_sim_robot
     from cubebot.robot.cli.main import UsageError
     config = load_config(args.config)
     if args.screenshots and not args.virtual_brick:
         raise UsageError("--screenshots needs --virtual-brick")
     opened, feed = None, None
     if args.virtual_brick:
-        from cubebot.robot.job.vbrobot import open_virtual_robot
+        from cubebot.robot.job.robots import open_virtual_robot
         screen = None
         if args.screenshots:
             from cubebot.robot.ui.screenfeed import ScreenFeed

@@ -61,7 +61,7 @@ def run(args):
 
         link = None
         if args.link:
-            from cubebot.robot.ui.app import SIZES
+            from cubebot.robot.machine.config import SIZES
             from cubebot.robot.link.server import LinkServer
             link = LinkServer(service, args.link, sizes=SIZES).start()
 

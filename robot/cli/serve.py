@@ -28,26 +28,18 @@ def register(subparsers):
     parser.set_defaults(run=run)
 
 
-def sim_service(size, first_seed=0, config=None):
-    """A RobotService on the simulated robot (cubebot.robot.job.simrobot, as `cubebot demo` uses).
-
-    A run started with a seed scrambles that seed's cube (the one `demo --seed S`
-    solves); runs without one take first_seed, first_seed + 1, ...
+def sim_service(size, first_seed=0, config=None, profile=None):
+    """A RobotService on the simulated robot, built as every command builds one
+    (cubebot.robot.job.robots): a run started with a seed gets that seed's cube (the
+    one `demo --seed S` solves); runs without one take first_seed, first_seed + 1, ...
     """
-    from cubebot.robot.job.service import RobotService
-    from cubebot.robot.job.simrobot import make_sim_robot
-    seeds = [first_seed]
-
-    def make_robot(run_size, seed):
-        if seed is None:
-            seed = seeds[0]
-            seeds[0] += 1
-        return make_sim_robot(run_size, seed, config=config)
-    return RobotService(make_robot, default_size=size)
+    from cubebot.robot.job.robots import SIM
+    from cubebot.robot.machine.config import Config
+    return hardware_service(SIM, size, config or Config(), first_seed, profile)[0]
 
 
 def hardware_service(kind, size, config, first_seed=0, profile=None):
-    """(RobotService, OpenRobot) on the real brick or the virtual brick; close the OpenRobot after."""
+    """(RobotService, OpenRobot) on a robot of any kind; close the OpenRobot after."""
     from cubebot.robot.job.robots import open_backend, robot_factory
     from cubebot.robot.job.service import RobotService
     opened = open_backend(kind, config, state=None, seed=first_seed)
@@ -57,7 +49,7 @@ def hardware_service(kind, size, config, first_seed=0, profile=None):
 def link_server(service, device, baud=None, **options):
     """The LinkServer `serve` runs: the sizes the robot turns, default baud; options go to LinkServer."""
     from cubebot.robot.link.server import DEFAULT_BAUD, LinkServer
-    from cubebot.robot.cli.demo import SIZES
+    from cubebot.robot.machine.config import SIZES
     return LinkServer(service, device, baud or DEFAULT_BAUD, sizes=SIZES, **options)
 
 
@@ -71,9 +63,9 @@ def _stderr_logging():
 
 
 def run(args):
-    from cubebot.robot.job.robots import SIM, colour_profile, robot_config
+    from cubebot.robot.job.robots import colour_profile, robot_config
     from cubebot.robot.cli.main import UsageError
-    from cubebot.robot.cli.demo import SIZES
+    from cubebot.robot.machine.config import SIZES
     if args.size not in SIZES:
         raise UsageError("--size {} is not supported: use one of {}".format(
             args.size, ", ".join(str(s) for s in SIZES)))
@@ -82,11 +74,7 @@ def run(args):
     config = robot_config(args.config, args.backend)
     profile = colour_profile(args.profile, args.backend)
     _stderr_logging()
-    opened = None
-    if args.backend == SIM:
-        service = sim_service(args.size, args.seed, config)
-    else:
-        service, opened = hardware_service(args.backend, args.size, config, args.seed, profile)
+    service, opened = hardware_service(args.backend, args.size, config, args.seed, profile)
     server = link_server(service, args.port, args.baud)
 
     def on_signal(signum, frame):
@@ -100,7 +88,6 @@ def run(args):
             signal.signal(sig, handler)
         if service.stop():
             service.wait(STOP_WAIT_S)
-        if opened is not None:
-            opened.close()
+        opened.close()
     logging.getLogger("cubebot.link").info("stopped")
     return 0

@@ -13,8 +13,6 @@ counts are as read in RGB-RAW mode. Without a profile the resolver uses
 
 import json
 import math
-import os
-import tempfile
 
 from cubebot.robot.colour.scheme import COLOURS, EV3_TYPICAL_RAW, RAW_MAX
 from cubebot.robot.errors import ConfigError
@@ -58,18 +56,9 @@ def check_profile(profile, path="profile"):
 
 def save_profile(profile, path):
     """Write `profile` to `path` atomically (temp file in the same folder, then rename)."""
+    from cubebot.solver.tables import write_text_atomic
     check_profile(profile)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".profile.")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(profile, fh, sort_keys=True)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_text_atomic(path, json.dumps(profile, sort_keys=True) + "\n")
 
 
 def load_profile(path):

@@ -18,7 +18,7 @@ compared up to a rotation and the orientation is not compared.
 from cubebot.solver.moves import apply
 
 from cubebot.robot.machine import actions as act
-from cubebot.robot.errors import RobotError, Stopped
+from cubebot.robot.errors import RobotError, check_stop
 from cubebot.robot.machine.frames import rotation_path
 from cubebot.robot.machine.orientation import all_orientations
 
@@ -61,8 +61,7 @@ class Executor(object):
         done = 0
         try:
             for i, action in enumerate(plan.actions):
-                if self.stop is not None and self.stop.is_set():
-                    raise Stopped("stopped on request after {} of {} moves".format(done, total))
+                check_stop(self.stop, "after {} of {} moves".format(done, total))
                 self._perform(action)
                 if where is not None:
                     where = act.next_where(where, action)

@@ -18,7 +18,7 @@ move_progress, finished.
 
 import time
 
-from cubebot.robot.errors import RobotError, Stopped
+from cubebot.robot.errors import RobotError, check_stop
 from cubebot.robot.job.executor import Executor
 from cubebot.robot.machine.timing import AWAY, TimeModel
 
@@ -55,11 +55,6 @@ def cpu_seconds():
 
 def _emit_fn(emit):
     return emit if emit is not None else (lambda name, payload: None)
-
-
-def _check_stop(stop):
-    if stop is not None and stop.is_set():
-        raise Stopped("stopped on request")
 
 
 def _scan(robot, size, emit, stop, resolve):
@@ -137,12 +132,12 @@ def run_job(robot, size, emit=None, stop=None, budget=None, solve=None, resolve=
                            scan.rescans, len(scan.doubtful))})
         emit("finished", result)
         return result
-    _check_stop(stop)
+    check_stop(stop)
     emit("state", {"state": "solving"})
     plan, naive, moves, compute = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
     compute_s = (compute + resolve_s) * robot.compute_factor
     emit("solution", {"moves": moves, "state": scan.state})
-    _check_stop(stop)
+    check_stop(stop)
     emit("state", {"state": "turning"})
     mech = robot.mechanism
     t0 = mech.now_s()

@@ -32,7 +32,7 @@ from collections import namedtuple
 
 from cubebot.robot.machine import orientation
 from cubebot.robot.colour import rescan
-from cubebot.robot.errors import MotorStalled, ScanUnresolved, Stopped
+from cubebot.robot.errors import MotorStalled, ScanUnresolved, check_stop
 from cubebot.robot.machine.frames import robot_to_cube
 
 RING_STEP_DEG = 45
@@ -135,8 +135,7 @@ class Scanner(object):
         self._done = 0
 
     def _check_stop(self):
-        if self.stop is not None and self.stop.is_set():
-            raise Stopped("stopped on request while scanning")
+        check_stop(self.stop, "while scanning")
 
     # -- reading ------------------------------------------------------------
     def read_facelets(self, wanted=None):

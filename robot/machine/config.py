@@ -21,11 +21,10 @@ writes atomically and keeps the previous file as `path + ".bak"`.
 """
 
 import json
-import os
-import tempfile
 
 from cubebot.robot.errors import ConfigError
 
+SIZES = (2, 3)                # the cube sizes the MINDCUB3R turns (the arm and tray fit these)
 LARGE_MOTOR_MAX_DPS = 1050
 MEDIUM_MOTOR_MAX_DPS = 1560
 FLIPPER_RANGE_DEG = (0, 230)       # the flipper's travel between its stops
@@ -167,22 +166,9 @@ class Config(object):
 
     def save(self, path):
         """Write every setting to `path` atomically; keep the old file as .bak."""
+        from cubebot.solver.tables import write_text_atomic
         text = json.dumps(self.as_dict(), indent=2, sort_keys=True) + "\n"
-        directory = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".config.")
-        try:
-            with os.fdopen(fd, "w") as fh:
-                fh.write(text)
-            if os.path.exists(path):
-                backup = path + ".bak"
-                with open(path) as old, open(backup + ".tmp", "w") as bak:
-                    bak.write(old.read())
-                os.replace(backup + ".tmp", backup)
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-            raise
+        write_text_atomic(path, text, backup=True)
 
 
 def load_config(path=None):

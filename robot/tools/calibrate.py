@@ -20,7 +20,6 @@ profile; `save(...)` writes the files.
 """
 
 import os
-import shutil
 
 from cubebot.robot.machine import orientation
 from cubebot.robot.errors import RobotError
@@ -124,14 +123,6 @@ def calibrate(mechanism, n, make_profile=None, emit=None, stop=None):
     return cal
 
 
-def keep_previous(path):
-    """Copy an existing file to path + ".bak" (atomically) before it is replaced."""
-    if os.path.exists(path):
-        tmp = path + ".bak.tmp"
-        shutil.copyfile(path, tmp)
-        os.replace(tmp, path + ".bak")
-
-
 def save(cal, config, config_path, profile_path, save_profile=None):
     """Write the profile and the configuration (atomically; old ones kept as .bak)."""
     if save_profile is None:
@@ -140,6 +131,7 @@ def save(cal, config, config_path, profile_path, save_profile=None):
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
             os.makedirs(folder)
-    keep_previous(profile_path)
+    from cubebot.solver.tables import keep_backup
+    keep_backup(profile_path)
     save_profile(cal.profile, profile_path)
     config.save(config_path)

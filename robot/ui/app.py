@@ -19,11 +19,10 @@ import json
 import logging
 import os
 import queue
-import tempfile
 
+from cubebot.robot.machine.config import SIZES
 from cubebot.robot.ui import screens
 
-SIZES = (2, 3)
 DEFAULT_SIZE = 3
 POLL_S = 0.05                 # the loop's period (buttons, proximity, events)
 ERROR_SHOW_S = 15.0           # red LEDs and the error screen this long, then ready
@@ -50,18 +49,8 @@ class Settings(object):
 
     def save(self):
         """Write atomically: a temp file in the same folder, then os.replace."""
-        directory = os.path.dirname(os.path.abspath(self.path))
-        if not os.path.isdir(directory):
-            os.makedirs(directory)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".settings.")
-        try:
-            with os.fdopen(fd, "w") as fh:
-                fh.write(json.dumps({"size": self.size}, sort_keys=True) + "\n")
-            os.replace(tmp, self.path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-            raise
+        from cubebot.solver.tables import write_text_atomic
+        write_text_atomic(self.path, json.dumps({"size": self.size}, sort_keys=True) + "\n")
 
 
 def setup_logging(log_file=None):

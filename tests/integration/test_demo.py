@@ -8,7 +8,7 @@ import pytest
 
 from cubebot.robot.cli.main import main
 from cubebot.robot.job.pipeline import run_job
-from cubebot.robot.job.simrobot import make_sim_robot
+from cubebot.robot.job.robots import make_sim_robot
 
 SEEDS = range(12)
 

@@ -48,7 +48,7 @@ def test_screenshots_of_a_virtual_brick_run(capsys, tmp_path):
 
 def test_stuck_turntable_is_a_clear_error_and_the_robot_is_left_safe():
     from cubebot.robot.job.pipeline import run_job
-    from cubebot.robot.job.vbrobot import open_virtual_robot
+    from cubebot.robot.job.robots import open_virtual_robot
     with open_virtual_robot(3, 2, fault="stuck-table") as vr:
         with pytest.raises(MotorStalled) as info:
             run_job(vr.robot, 3)

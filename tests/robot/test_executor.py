@@ -12,7 +12,7 @@ from cubebot.robot.errors import MotorStalled, Stopped
 from cubebot.robot.job.executor import Executor, same_cube
 from cubebot.robot.machine.mechanism import Mechanism
 from cubebot.robot.hw.sim.backend import make_sim_hardware
-from cubebot.robot.job.simrobot import scramble
+from cubebot.robot.job.robots import scramble
 from cubebot.robot.hw.sim.ideal_sensor import IdealSensorModel
 from cubebot.robot.hw.sim.world import World
 from cubebot.robot.machine.timing import AWAY, TimeModel

@@ -9,7 +9,7 @@ import pytest
 from cubebot.robot.errors import Stopped
 from cubebot.robot.job.pipeline import run_job, scan_job
 from cubebot.robot.job.service import RobotService
-from cubebot.robot.job.simrobot import make_sim_robot, scramble
+from cubebot.robot.job.robots import make_sim_robot, scramble
 from cubebot.robot.hw.sim.ideal_sensor import IdealSensorModel
 
 from .simfakes import AlwaysDoubtful, inverse_solver, nearest_resolve

@@ -8,7 +8,7 @@ from cubebot.robot.machine.config import Config
 from cubebot.robot.machine.mechanism import Mechanism
 from cubebot.robot.job.scan import Scanner, face_route, ring_spots
 from cubebot.robot.hw.sim.backend import make_sim_hardware
-from cubebot.robot.job.simrobot import scramble
+from cubebot.robot.job.robots import scramble
 from cubebot.robot.hw.sim.ideal_sensor import IdealSensorModel
 from cubebot.robot.hw.sim.world import World
 from cubebot.robot.machine import orientation
