@@ -6,6 +6,7 @@
   virtual_brick/  a fake ev3dev sysfs tree with motor physics, for the real ev3dev2
 
 Motors and sensors only: may import cubebot.robot.errors, cubebot.robot.machine
-(the mechanism's model, for the simulated world) and cubebot.solver; never a job,
-plan, colour resolution, link, UI or CLI module.
+(the simulated world turns the cube as the mechanism does), cubebot.robot.colour
+(the colour scheme and rescan spots of the simulated sensor) and cubebot.solver;
+never a job, plan, link, UI or CLI module.
 """

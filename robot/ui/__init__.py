@@ -2,6 +2,6 @@
 terminal, the terminal net of the cube, screens drawn from events, and the
 `remote watch` view and loop.
 
-May import job, colour, plan, machine, link (the watch loop reads events from a
-link client), hw (the screen/buttons of a backend) and cubebot.solver; never cli.
+May import job, colour, plan, machine, link, hw (the buttons of a backend),
+errors and cubebot.solver; never cli.
 """

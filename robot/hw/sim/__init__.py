@@ -1,1 +1,3 @@
-"""The simulated robot: a world model of MINDCUB3R with the cube on its table, simulated motors, sensor and clock."""
+"""The simulated MINDCUB3R: the world (cube on the table), simulated motors, sensor, clock.
+
+Built into a robot by cubebot.robot.job.robots (the one place that builds robots)."""
