@@ -44,7 +44,7 @@ def build_eo(path, progress=None):
 
 
 def build_centres_p3(path, progress=None):
-    """4x4-centres-p3: the wing stage, centres into a phase-3 solvable configuration (343,000)."""
+    """4x4-centres-p3: the wing stage, centres into a configuration the slice and pairs stages can solve (343,000)."""
     from cubebot.solver.solve4.wings import CentreOrbitStage
     _build(CentreOrbitStage(), path, progress)
 

@@ -60,7 +60,7 @@ class Reducer(object):
         self.wings = WingStage(store.open_dense(EOStage.table, directory),
                                store.open_dense(CentreOrbitStage.table, directory))
         self.orbit = OrbitMover(PHASE3_MOVES)
-        # as is, and turned by x: the phase-3 moves are the same set there (the orbits swap)
+        # as is, and turned by x: the orbit moves are the same set there (the orbits swap)
         self.frames = (None, Turned(SLICE_ROTATION))
         centre_stage = self.wings.centres.cs
         self.slice = SliceSearch(store.open_dense(SliceTable.table, directory),

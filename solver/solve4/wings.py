@@ -1,4 +1,4 @@
-"""The wing-orientation stage: every edge gets one wing in each phase-3 orbit.
+"""The wing-orientation stage: every edge gets one wing in each pair orbit.
 
 Runs after the centres are on their axes with the wing permutation even
 (centres.UDStage). Moves (AxisMoves, 15): the fixed-frame generators that
@@ -7,7 +7,7 @@ keep every centre colour on its axis and the wing permutation even: U, R, F
 
 Goal: for one choice of an "A wing" per edge, the A wings exactly on the
 A-orbit slots (orbits.ORBIT_A); then every edge has a wing in each orbit,
-as phase 3 needs. Of the 2^12 = 4096 choices only the 2048 that leave the
+as the slice and pairs stages need. Of the 2^12 = 4096 choices only the 2048 that leave the
 A and B wings permuted with the same parity are used (choice_masks).
 
 Table 4x4-eo: which 12 of the 24 wing slots hold the chosen A wings,
@@ -37,11 +37,11 @@ def axis_moves():
 
 
 class CentreOrbitStage(object):
-    """Table spec: centres (on their axes) into a configuration phase 3 can solve.
+    """Table spec: centres (on their axes) into a configuration the slice and pairs stages can solve.
 
-    Phase-3 moves turn the R and L centres only by half turns, so only
+    Orbit moves (PHASE3_MOVES) turn the R and L centres only by half turns, so only
     58,800 of the 343,000 on-axis configurations (centres.CentreStage
-    coordinate) can be solved in phase 3: the goals here, found by the
+    coordinate) can be solved by the slice and pairs stages: the goals here, found by the
     shared builder from the solved centres under orbits.PHASE3_MOVES. Table
     4x4-centres-p3: the distance to them under axis_moves().
     """
@@ -95,7 +95,7 @@ class EOStage(MaskStage):
 def choice_masks(pos):
     """The A-wing masks of the 2048 usable choices of one wing (2e or 2e+1) per edge e.
 
-    Phase 3 can pair the edges only if the A wings and the B wings are
+    The pairs stage can pair the edges only if the A wings and the B wings are
     permuted (as edges) with the same parity. With the wing permutation
     even, that holds exactly when an even number of edges have as A wing
     the piece whose home slot is in the B orbit; the other choices are left
