@@ -1,7 +1,8 @@
 """The two wing orbits of the slice and pairs stages and the moves of the wings stage and after.
 
 Orbit moves (PHASE3_MOVES, 20; the name is historical): U, D, F, B (any
-turn), R2, L2 and the six wide half turns, the moves of the slice stage. They split the 24 wing slots into two orbits of 12,
+turn), R2, L2 and the six wide half turns, the moves of the slice stage.
+They split the 24 wing slots into two orbits of 12,
 ORBIT_A and ORBIT_B, with one slot of each edge in each (computed here, and
 checked): a wing in an A slot stays in A slots. So an edge can be paired by
 the slice and pairs stages only if one of its wings is in an A slot and the other in a B slot;
