@@ -17,8 +17,6 @@ from solver.facelets import is_solved
 from solver.moves import apply
 
 pytest.importorskip("ev3dev2")
-pytest.importorskip("solver.api")
-pytest.importorskip("robot.colors")
 
 
 def _demo(capsys, *args):
