@@ -12,7 +12,7 @@ every one applied back; it writes the "solver4-check" section.
 
 Usage: python bench/solver4.py [--n 100] [--rss 3] [--no-record]
        python bench/solver.py --size 4 [--n4 100] [--no-record]   (the same run)
-       python bench/solver4.py --check 250 [--no-record]          (correctness run)
+       python bench/solver4.py --check 100 [--no-record]          (correctness run)
 """
 
 import argparse
