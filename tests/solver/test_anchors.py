@@ -253,3 +253,28 @@ def test_2x2x2_tables_hold_the_published_distance_distribution(tables_dir, metri
     assert [counts[d] for d in range(len(published))] == published
     assert sum(counts.values()) == sum(published)
     assert pack_dense(dist, 2, MOD3) == bytes(payload)
+
+
+def column(rows, c):
+    return [row[c] for row in rows]
+
+
+@pytest.mark.parametrize("n", range(3, 8))
+def test_inner_slice_turns_the_layer_the_net_says(n):
+    """kR turns the k-th layer counted from R like R: F's column n-k (0-based,
+    counted from the left) comes up to U's column n-k and nothing else on F
+    moves; kL turns column k-1 like L: F's column goes down to D; kU turns row
+    k-1 like U: F's row goes to L (clockwise seen from above)."""
+    start = labelled(n)
+    for k in range(2, n):
+        state = M.apply(start, "{}R".format(k), n)
+        c = n - k
+        assert column(grid(state, "U", n), c) == column(grid(start, "F", n), c)
+        for other in range(n):
+            if other != c:
+                assert column(grid(state, "F", n), other) == column(grid(start, "F", n), other)
+        state = M.apply(start, "{}L".format(k), n)
+        assert column(grid(state, "D", n), k - 1) == column(grid(start, "F", n), k - 1)
+        state = M.apply(start, "{}U".format(k), n)
+        assert grid(state, "L", n)[k - 1] == grid(start, "F", n)[k - 1]
+        assert grid(state, "F", n)[k - 1] == grid(start, "R", n)[k - 1]
