@@ -11,10 +11,11 @@ import sys
 
 def register(subparsers):
     from robot.backends import PROFILE_FILE
+    from robot.commands.colors import scan_size_type
     parser = subparsers.add_parser("calibrate-colors",
                                    help="save a colour profile from a scan of a solved cube")
     parser.add_argument("scan", help="scan file of a solved cube (JSON), or - for stdin")
-    parser.add_argument("--size", type=int, default=None, help="cube size N (default: from the scan)")
+    parser.add_argument("--size", type=scan_size_type(), default=None, help="cube size N (default: from the scan)")
     parser.add_argument("--output", default=PROFILE_FILE,
                         help="where to write the profile (default: {})".format(PROFILE_FILE))
     parser.set_defaults(run=run)
@@ -25,18 +26,13 @@ def run(args):
     from robot.colorprofile import make_profile, save_profile
     from robot.commands.colors import read_scan
     from robot.errors import ScanUnresolved
+    from robot.inputs import writable_file
+    path = writable_file(os.path.expanduser(args.output), "profile")    # before any work
     readings, n = read_scan(args.scan, args.size)
     try:
         profile = make_profile(readings, n)
     except ScanUnresolved as exc:
         raise UsageError("calibration scan is unclear ({}): rescan the solved cube".format(exc))
-    path = os.path.expanduser(args.output)
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        try:
-            os.makedirs(folder)
-        except OSError as exc:
-            raise UsageError("cannot create {}: {}".format(folder, exc.strerror or exc))
     try:
         save_profile(profile, path)
     except (IOError, OSError) as exc:

@@ -74,6 +74,7 @@ def run(args):
     from ..pipeline import run_job
     from ..sim.factory import make_sim_robot
     from ..cli import UsageError
+    from ..netview import color_wanted
     config = load_config(args.config)
     if args.screenshots and not args.virtual_brick:
         raise UsageError("--screenshots needs --virtual-brick")
@@ -107,5 +108,5 @@ def run(args):
     if args.json:
         sys.stdout.write(json.dumps(result, sort_keys=True) + "\n")
     else:
-        sys.stdout.write(report(result, color=sys.stdout.isatty()) + "\n")
+        sys.stdout.write(report(result, color=color_wanted(sys.stdout)) + "\n")
     return 0 if result.get("solved") else 1

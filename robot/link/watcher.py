@@ -11,6 +11,7 @@ s = stop, q = quit, so the teacher can drive the robot from the projector
 view (one program per serial port: a second reader would steal its bytes).
 """
 
+import os
 import queue
 import sys
 import threading
@@ -31,10 +32,11 @@ def _ended(message):
 class _Screen(object):
     """Draws the view: ANSI redraws on a terminal, nothing otherwise (lines are printed instead)."""
 
-    def __init__(self, view, out, tty, redraw_s):
+    def __init__(self, view, out, tty, redraw_s, color=True):
         self.view = view
         self.out = out
         self.tty = tty and not out.raw
+        self.color = color
         self.redraw_s = redraw_s
         self.dirty = True
         self.drawn_at = 0.0
@@ -45,7 +47,7 @@ class _Screen(object):
         now = time.time()
         if not force and now - self.drawn_at < self.redraw_s:
             return
-        self.out.stream.write(frame(self.view.render(color=True)))
+        self.out.stream.write(frame(self.view.render(color=self.color)))
         self.out.stream.flush()
         self.dirty, self.drawn_at = False, now
 
@@ -128,9 +130,13 @@ def _key_action(link, screen, key):
 def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
     """Run the watch view until Ctrl-C (or, with args.once, the end of the next run); the exit code."""
     from ..commands.remote import WATCH_POLL_S, WATCH_RECONNECT_S, WATCH_REDRAW_S, run_exit_code
-    tty = out.stream.isatty() if stream_is_tty is None else stream_is_tty
+    from ..netview import color_wanted
+    if stream_is_tty is None:
+        # TERM=dumb: no cursor moves either, so one line per event
+        stream_is_tty = out.stream.isatty() and os.environ.get("TERM") != "dumb"
     view = WatchView("cubebot on {}".format(args.port), scale=getattr(args, "scale", 1))
-    screen = _Screen(view, out, tty, WATCH_REDRAW_S)
+    screen = _Screen(view, out, stream_is_tty, WATCH_REDRAW_S,
+                     color=color_wanted(out.stream, tty=stream_is_tty))
     connected_once = False
     keys = _Keys(keys_stream if keys_stream is not None else sys.stdin)
     screen.view.help = HELP
