@@ -20,6 +20,7 @@ parser with one line and exit code 2.
 """
 
 import argparse
+import io
 import math
 import os
 import sys
@@ -28,6 +29,7 @@ import tempfile
 MAX_TEXT_BYTES = 1 << 20          # a config, scan or settings file is far smaller than 1 MiB
 SHORT_CHARS = 40                  # how much of a bad value a message repeats
 PROBE_PREFIX = ".cubebot-probe."  # name of the temporary file that tests a folder
+MAX_SEED = 2 ** 53                # seeds travel over the serial link as JSON numbers
 
 
 class BadValue(ValueError):
@@ -92,11 +94,19 @@ def decode(data, what):
             what, hex(data[exc.start]), exc.start))
 
 
+def stdin_bytes():
+    """stdin as a binary stream (a replaced text stdin, as in tests, is encoded as UTF-8)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is not None:
+        return stream
+    return io.BytesIO(sys.stdin.read().encode("utf-8"))
+
+
 def read_bytes(path, what, limit_bytes=MAX_TEXT_BYTES):
     """The bytes of `path` ("-": stdin), at most limit_bytes; BadValue if unreadable or longer."""
     try:
         if path == "-":
-            data = sys.stdin.buffer.read(limit_bytes + 1)
+            data = stdin_bytes().read(limit_bytes + 1)
         else:
             with open(path, "rb") as fh:
                 data = fh.read(limit_bytes + 1)
@@ -135,6 +145,8 @@ def writable_file(path, what):
     """Make sure the file `path` can be written (its folder made if missing); its path."""
     if os.path.isdir(path):
         raise BadValue("{} {} is a folder, not a file".format(what, path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise BadValue("{} {} is not a regular file".format(what, path))
     if os.path.exists(path) and not os.access(path, os.W_OK):
         raise BadValue("cannot write to {} {}: permission denied".format(what, path))
     writable_dir(os.path.dirname(os.path.abspath(path)), "the folder of " + what)
@@ -143,7 +155,7 @@ def writable_file(path, what):
 
 # -- argparse type= functions ------------------------------------------------------------
 
-def _arg(check, name):
+def arg_rule(check, name):
     """An argparse type function from a BadValue-raising check."""
     def convert(text):
         try:
@@ -156,7 +168,7 @@ def _arg(check, name):
 
 def arg_int(low=None, high=None):
     """type= for an integer option within [low, high]."""
-    return _arg(lambda text: parse_number(text, low, high, integer=True), "integer")
+    return arg_rule(lambda text: parse_number(text, low, high, integer=True), "integer")
 
 
 def arg_seconds(low, high):
@@ -170,7 +182,17 @@ def arg_seconds(low, high):
             raise BadValue("{} is not a number of seconds above {:g} and at most {:g}".format(
                 short(text.strip()), low, high))
         return value
-    return _arg(check, "seconds")
+    return arg_rule(check, "seconds")
+
+
+def arg_seed():
+    """type= for a random seed: an integer from 0 to MAX_SEED."""
+    return arg_int(0, MAX_SEED)
+
+
+def random_seed():
+    """A fresh seed (0..2^32-1) from the OS, for a run the user did not seed."""
+    return int.from_bytes(os.urandom(4), "big")
 
 
 def arg_size(sizes, what):
@@ -183,7 +205,7 @@ def arg_size(sizes, what):
                 value if abs(value) < 10 ** 6 else short(text.strip()), what,
                 ", ".join(str(n) for n in allowed)))
         return value
-    return _arg(check, "size")
+    return arg_rule(check, "size")
 
 
 def arg_choice(choices, what):
@@ -192,14 +214,14 @@ def arg_choice(choices, what):
         if text not in choices:
             raise BadValue("{} is not {}: use one of {}".format(short(text), what, ", ".join(choices)))
         return text
-    return _arg(check, "choice")
+    return arg_rule(check, "choice")
 
 
 def arg_writable_dir(what):
     """type= for a folder that is made (if missing) and must take files, checked at parse time."""
-    return _arg(lambda text: writable_dir(os.path.expanduser(text), what), "folder")
+    return arg_rule(lambda text: writable_dir(os.path.expanduser(text), what), "folder")
 
 
 def arg_writable_file(what):
     """type= for a file to be written, checked at parse time (its folder made if missing)."""
-    return _arg(lambda text: writable_file(os.path.expanduser(text), what), "file")
+    return arg_rule(lambda text: writable_file(os.path.expanduser(text), what), "file")

@@ -13,7 +13,7 @@ many and the exit code is 2 if they were bad input, else 1.
 import json
 import sys
 
-from ..inputs import BadValue, arg_seconds, arg_size, decode, read_text
+from ..inputs import BadValue, arg_seconds, arg_size, decode, read_text, stdin_bytes
 
 MAX_LINE_BYTES = 4096         # a batch line: a 7x7x7 state has 294 facelets
 COMMENT = "#"
@@ -89,7 +89,7 @@ def run_batch(args):
     from solver.errors import CubeError, InvalidCube, NoSolver, TableError
     from robot.cli import EXIT_FAULT, EXIT_USAGE, UsageError
     try:
-        source = sys.stdin.buffer if args.batch == "-" else open(args.batch, "rb")
+        source = stdin_bytes() if args.batch == "-" else open(args.batch, "rb")
     except (IOError, OSError) as exc:
         raise UsageError("cannot read batch file {}: {}".format(args.batch, exc.strerror or exc))
     done, bad_input, failed = 0, 0, 0
@@ -112,7 +112,7 @@ def run_batch(args):
     except (IOError, OSError) as exc:
         raise UsageError("cannot read batch file {}: {}".format(args.batch, exc.strerror or exc))
     finally:
-        if source is not sys.stdin.buffer:
+        if args.batch != "-":
             source.close()
     if not done:
         raise UsageError("batch {} holds no cube state (only blank or # lines)".format(args.batch))

@@ -23,6 +23,7 @@ from .framing import PARTIAL_LINE_TIMEOUT_S, READ_POLL_S, WRITE_TIMEOUT_S, Chann
 from .protocol import ALL_SIZES, Dispatcher, event_message
 
 DEFAULT_BAUD = 115200
+BAUD_RANGE = (50, 4000000)        # baud rates serial hardware offers (--baud)
 RECONNECT_MIN_S = 0.1             # first wait before reopening a vanished device ...
 RECONNECT_MAX_S = 1.0             # ... doubling up to this bound
 OUTBOX_LIMIT = 2000               # queued messages beyond which progress events are dropped
