@@ -20,6 +20,8 @@ WATCH_POLL_S = 0.2            # watch: how often the view wakes up without event
 WATCH_REDRAW_S = 0.05         # watch: at most one redraw per this many seconds
 WATCH_RECONNECT_S = 1.0       # watch: wait between attempts to reopen the device
 WATCH_SCALES = (1, 2, 3)      # watch --scale: facelet sizes of the net
+WATCH_QUIET_S = 3.0           # watch: after this long without a message, ping the robot ...
+WATCH_PING_TIMEOUT_S = 2.0    # ... and call it quiet when the ping gets no reply in this long
 MAX_TIMEOUT_S = 3600.0        # --timeout: at most an hour
 
 

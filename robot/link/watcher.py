@@ -6,6 +6,11 @@ message is printed raw. Once connected, a lost link is shown and the device
 reopened every WATCH_RECONNECT_S (a projector view survives a brick reboot);
 failing to open it the first time is an error (exit 1). Ctrl-C ends it (0).
 
+When no message has come for WATCH_QUIET_S the robot is pinged; if it does
+not answer, the view says so ("NO ANSWER for N s") instead of showing its
+last state, and keeps asking until it answers again (a stopped `serve`, a
+robot switched off, a cable pulled without the device vanishing).
+
 Keys (single keys on a terminal, else lines on stdin): r = run, c = scan,
 s = stop, q = quit, so the teacher can drive the robot from the projector
 view (one program per serial port: a second reader would steal its bytes).
@@ -127,6 +132,39 @@ def _key_action(link, screen, key):
     return False
 
 
+class _Heard(object):
+    """When the robot was last heard from; pings it after a silence and marks the view quiet."""
+
+    def __init__(self, at):
+        self.at = at
+        self.asked = at
+
+    def now(self, screen):
+        self.at = self.asked = time.time()
+        if screen.view.quiet_s is not None:
+            screen.view.quiet_s = None
+            screen.note("the robot answers again")
+
+    def check(self, link, screen):
+        from ..commands.remote import WATCH_PING_TIMEOUT_S, WATCH_QUIET_S
+        if time.time() - self.asked < WATCH_QUIET_S:
+            return
+        self.asked = time.time()
+        try:
+            link.request("ping", WATCH_PING_TIMEOUT_S)
+        except LinkError:
+            if link.lost is not None:
+                raise                                  # the device itself failed: reconnect
+            first = screen.view.quiet_s is None
+            screen.view.quiet_s = time.time() - self.at
+            if first:
+                screen.note("the robot does not answer (is `cubebot serve` running?)")
+            else:
+                screen.dirty = True
+            return
+        self.now(screen)
+
+
 def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
     """Run the watch view until Ctrl-C (or, with args.once, the end of the next run); the exit code."""
     from ..commands.remote import WATCH_POLL_S, WATCH_RECONNECT_S, WATCH_REDRAW_S, run_exit_code
@@ -150,9 +188,11 @@ def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
                     screen.note(None)
                     if not screen.tty:
                         screen.out.text("connected to {}: state {}; {}".format(args.port, status.get("state"), HELP))
+                    heard = _Heard(time.time())
                     while True:
                         message = link.next_event(WATCH_POLL_S)
                         if message is not None:
+                            heard.now(screen)
                             screen.event(message)
                             if args.once and _ended(message):
                                 screen.draw(force=True)
@@ -160,6 +200,7 @@ def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
                         key = keys.get()
                         if key is not None and _key_action(link, screen, key):
                             return 0
+                        heard.check(link, screen)
                         screen.draw()
             except LinkError as exc:
                 if not connected_once or args.once:
