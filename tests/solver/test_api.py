@@ -14,7 +14,7 @@ def test_solution_fields(tables_dir):
 
 @pytest.mark.parametrize("kwargs,pattern", [
     ({"metric": "half"}, "unknown metric 'half'"),
-    ({"budget": 0}, "budget 0 s must be a positive"),
+    ({"budget": 0}, "budget 0 s must be a number of seconds above 0"),
     ({"size": 9}, "cube size 9 is not supported"),
     ({"size": 2}, "has 54 facelets: a 2x2x2 cube needs 24"),
 ])
