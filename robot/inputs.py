@@ -155,20 +155,26 @@ def writable_file(path, what):
 
 # -- argparse type= functions ------------------------------------------------------------
 
-def arg_rule(check, name):
-    """An argparse type function from a BadValue-raising check."""
+def arg_rule(check, name, limits=(None, None)):
+    """An argparse type function from a BadValue-raising check.
+
+    `name` (also the function's __name__: argparse uses it in some messages) says what
+    kind of value it takes and `limits` its (low, high) bounds, so that tests can find
+    hostile values for every option of every command.
+    """
     def convert(text):
         try:
             return check(text)
         except BadValue as exc:
             raise argparse.ArgumentTypeError(str(exc))
-    convert.__name__ = name           # argparse names the type in some messages
+    convert.__name__ = name
+    convert.limits = limits
     return convert
 
 
 def arg_int(low=None, high=None):
     """type= for an integer option within [low, high]."""
-    return arg_rule(lambda text: parse_number(text, low, high, integer=True), "integer")
+    return arg_rule(lambda text: parse_number(text, low, high, integer=True), "integer", (low, high))
 
 
 def arg_seconds(low, high):
@@ -182,7 +188,7 @@ def arg_seconds(low, high):
             raise BadValue("{} is not a number of seconds above {:g} and at most {:g}".format(
                 short(text.strip()), low, high))
         return value
-    return arg_rule(check, "seconds")
+    return arg_rule(check, "seconds", (low, high))
 
 
 def arg_seed():
