@@ -5,6 +5,7 @@ A `solve` is answered later, from its child; meanwhile ping, status and stop are
 at once; stop kills the child (a stopped solve is abandoned) and the solve gets its one reply.
 """
 
+import contextlib
 import os
 import random
 import threading
@@ -69,54 +70,55 @@ def _wait_solving(server):
         time.sleep(0.01)
 
 
-def test_ping_and_status_answered_while_a_solve_computes_then_the_solution_solves(bridge):
-    state = scramble(3, random.Random(8))[0]
-    server = _serve(SlowService(2.0), bridge)
-    try:
-        with LinkClient(bridge.laptop, timeout_s=10) as link:
-            thread, box = _solve_in_thread(link, state)
-            _wait_solving(server)
-            started = time.monotonic()
-            assert link.request("ping") == {"pong": True}
-            assert link.request("status")["state"] == "idle"
-            answered = time.monotonic()
-            assert answered - started < QUICK_S
-            assert "reply" not in box                      # the solve was still computing
-            thread.join(SOLVE_WAIT_S)
-            reply = box["reply"]
-            assert reply["ok"], reply
-            assert is_solved(apply(state, " ".join(reply["result"]["moves"])), 3)
-    finally:
-        server.close(5)
-
-
-def test_stop_abandons_the_solve_kills_its_child_and_answers_it_once(bridge):
-    state = scramble(3, random.Random(9))[0]
-    service = SlowService(60.0)
+@contextlib.contextmanager
+def _solving(service, bridge, state):
+    """(server, link, thread, box) with a solve of `state` sent and computing."""
     server = _serve(service, bridge)
     try:
         with LinkClient(bridge.laptop, timeout_s=10) as link:
             thread, box = _solve_in_thread(link, state)
             _wait_solving(server)
-            pid = server._solve.pid
-            busy = link.request_raw("solve", state=state)
-            assert busy["ok"] is False and busy["code"] == "busy"
-            started = time.monotonic()
-            stop = link.request("stop")
-            assert stop == {"stopping": True}
-            thread.join(10)
-            assert box["at"] - started < QUICK_S
-            reply = box["reply"]
-            assert reply["ok"] is False and reply["code"] == "failed"
-            assert "stopped" in reply["error"]
-            with pytest.raises(OSError):
-                os.kill(pid, 0)                            # the child is gone (and reaped)
-            assert link.request("ping") == {"pong": True}
-            service.delay_s = 0.0                          # the link solves again after a stop
-            again = link.request("solve", SOLVE_WAIT_S, state=state)
-            assert is_solved(apply(state, " ".join(again["moves"])), 3)
+            yield server, link, thread, box
     finally:
         server.close(5)
+
+
+def test_ping_and_status_answered_while_a_solve_computes_then_the_solution_solves(bridge):
+    state = scramble(3, random.Random(8))[0]
+    with _solving(SlowService(2.0), bridge, state) as (server, link, thread, box):
+        started = time.monotonic()
+        assert link.request("ping") == {"pong": True}
+        assert link.request("status")["state"] == "idle"
+        answered = time.monotonic()
+        assert answered - started < QUICK_S
+        assert "reply" not in box                      # the solve was still computing
+        thread.join(SOLVE_WAIT_S)
+        reply = box["reply"]
+        assert reply["ok"], reply
+        assert is_solved(apply(state, " ".join(reply["result"]["moves"])), 3)
+
+
+def test_stop_abandons_the_solve_kills_its_child_and_answers_it_once(bridge):
+    state = scramble(3, random.Random(9))[0]
+    service = SlowService(60.0)
+    with _solving(service, bridge, state) as (server, link, thread, box):
+        pid = server._solve.pid
+        busy = link.request_raw("solve", state=state)
+        assert busy["ok"] is False and busy["code"] == "busy"
+        started = time.monotonic()
+        stop = link.request("stop")
+        assert stop == {"stopping": True}
+        thread.join(10)
+        assert box["at"] - started < QUICK_S
+        reply = box["reply"]
+        assert reply["ok"] is False and reply["code"] == "failed"
+        assert "stopped" in reply["error"]
+        with pytest.raises(OSError):
+            os.kill(pid, 0)                            # the child is gone (and reaped)
+        assert link.request("ping") == {"pong": True}
+        service.delay_s = 0.0                          # the link solves again after a stop
+        again = link.request("solve", SOLVE_WAIT_S, state=state)
+        assert is_solved(apply(state, " ".join(again["moves"])), 3)
 
 
 def test_a_solve_of_a_size_without_a_solver_is_a_bad_request(bridge):
@@ -143,21 +145,15 @@ def test_a_real_4x4x4_solve_leaves_ping_answered(bridge):
     if store.verify(names=catalog.names(size=4)):
         pytest.skip("4x4x4 tables not built")
     state = scramble(4, random.Random(4))[0]
-    server = _serve(sim_service(3), bridge)
-    try:
-        with LinkClient(bridge.laptop, timeout_s=10) as link:
-            thread, box = _solve_in_thread(link, state)
-            _wait_solving(server)
-            latencies = []
-            while "reply" not in box and len(latencies) < 20:
-                started = time.monotonic()
-                link.request("ping")
-                latencies.append(time.monotonic() - started)
-                time.sleep(0.05)
-            thread.join(SOLVE_WAIT_S)
-            assert latencies and max(latencies) < QUICK_S, latencies
-            reply = box["reply"]
-            assert reply["ok"], reply
-            assert is_solved(apply(state, " ".join(reply["result"]["moves"]), 4), 4)
-    finally:
-        server.close(5)
+    with _solving(sim_service(3), bridge, state) as (server, link, thread, box):
+        latencies = []
+        while "reply" not in box and len(latencies) < 20:
+            started = time.monotonic()
+            link.request("ping")
+            latencies.append(time.monotonic() - started)
+            time.sleep(0.05)
+        thread.join(SOLVE_WAIT_S)
+        assert latencies and max(latencies) < QUICK_S, latencies
+        reply = box["reply"]
+        assert reply["ok"], reply
+        assert is_solved(apply(state, " ".join(reply["result"]["moves"]), 4), 4)
