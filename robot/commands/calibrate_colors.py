@@ -2,7 +2,9 @@
 
 SCAN is a scan file (robot.scanfile formats, - for stdin) of a *solved* cube.
 The profile (robot.colorprofile) is written atomically to PROFILE (default
-~/.cubebot/profile.json, where the robot looks for it) and its path printed.
+~/.cubebot/profile.json, where the robot looks for it; checked writable before
+anything is read) and its path printed. Exit 2 for bad input (a scan that is
+not of a solved cube among it), 3 when the scan does not read as a cube.
 """
 
 import os
@@ -24,7 +26,7 @@ def register(subparsers):
 def run(args):
     from robot.cli import UsageError
     from robot.colorprofile import make_profile, save_profile
-    from robot.commands.colors import read_scan
+    from robot.commands.colors import EXIT_UNRESOLVED, read_scan
     from robot.errors import ScanUnresolved
     from robot.inputs import writable_file
     path = writable_file(os.path.expanduser(args.output), "profile")    # before any work
@@ -32,7 +34,8 @@ def run(args):
     try:
         profile = make_profile(readings, n)
     except ScanUnresolved as exc:
-        raise UsageError("calibration scan is unclear ({}): rescan the solved cube".format(exc))
+        sys.stderr.write("cubebot: calibration scan is unclear ({}): rescan the solved cube\n".format(exc))
+        return EXIT_UNRESOLVED
     try:
         save_profile(profile, path)
     except (IOError, OSError) as exc:
