@@ -16,12 +16,7 @@ from ..inputs import arg_int, arg_seconds, arg_seed
 
 RUN_SILENCE_S = 120.0         # run/scan: give up when the robot says nothing this long
 SOLVE_TIMEOUT_S = 120.0       # solve on the brick may take a while (4x4x4: more)
-WATCH_POLL_S = 0.2            # watch: how often the view wakes up without events
-WATCH_REDRAW_S = 0.05         # watch: at most one redraw per this many seconds
-WATCH_RECONNECT_S = 1.0       # watch: wait between attempts to reopen the device
 WATCH_SCALES = (1, 2, 3)      # watch --scale: facelet sizes of the net
-WATCH_QUIET_S = 3.0           # watch: after this long without a message, ping the robot ...
-WATCH_PING_TIMEOUT_S = 2.0    # ... and call it quiet when the ping gets no reply in this long
 MAX_TIMEOUT_S = 3600.0        # --timeout: at most an hour
 
 
@@ -127,7 +122,8 @@ def _ping(link, out, args):
 def _follow(link, out):
     """Print the events of the run just started until it ends; its exit code."""
     from ..errors import LinkError
-    from ..link.watch import describe
+    from ..link.watch import describe, run_exit_code
+    from ..link.watcher import WATCH_POLL_S
     last = time.time()
     while True:
         message = link.next_event(WATCH_POLL_S)
@@ -140,16 +136,6 @@ def _follow(link, out):
         out.text(describe(message))
         if message.get("event") in ("finished", "error"):
             return run_exit_code(message)
-
-
-def run_exit_code(message):
-    """0 for a solved run or a resolved scan, 1 for anything else that ends a run."""
-    data = message.get("data") or {}
-    if message.get("event") != "finished":
-        return 1
-    if "turn_seconds" in data or "moves" in data:
-        return 0 if data.get("solved") else 1
-    return 0 if data.get("state") else 1
 
 
 def _start(link, out, args):

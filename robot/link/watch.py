@@ -190,6 +190,16 @@ class WatchView(object):
         return "solution ({} moves): {}".format(len(self.moves), " ".join(cells))
 
 
+def run_exit_code(message):
+    """0 for a solved run or a resolved scan, 1 for anything else that ends a run."""
+    data = message.get("data") or {}
+    if message.get("event") != "finished":
+        return 1
+    if "turn_seconds" in data or "moves" in data:
+        return 0 if data.get("solved") else 1
+    return 0 if data.get("state") else 1
+
+
 def frame(text):
     """An ANSI redraw of the whole screen with `text`, clearing leftovers."""
     return CLEAR_HOME + "".join(line + CLEAR_LINE_END + "\n" for line in text.split("\n")) + CLEAR_BELOW

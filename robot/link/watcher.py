@@ -23,8 +23,13 @@ import threading
 import time
 
 from ..errors import LinkError, RemoteError
-from .watch import WatchView, describe, frame
+from .watch import WatchView, describe, frame, run_exit_code
 
+WATCH_POLL_S = 0.2            # how often the view wakes up without events
+WATCH_REDRAW_S = 0.05         # at most one redraw per this many seconds
+WATCH_RECONNECT_S = 1.0       # wait between attempts to reopen the device
+WATCH_QUIET_S = 3.0           # after this long without a message, ping the robot ...
+WATCH_PING_TIMEOUT_S = 2.0    # ... and call it quiet when the ping gets no reply in this long
 KEY_COMMANDS = {"r": "run", "c": "scan", "s": "stop"}
 QUIT_KEYS = ("q", "\x03")
 HELP = "keys: r run, c scan, s stop, q quit"
@@ -146,7 +151,6 @@ class _Heard(object):
             screen.note("the robot answers again")
 
     def check(self, link, screen):
-        from ..commands.remote import WATCH_PING_TIMEOUT_S, WATCH_QUIET_S
         if time.time() - self.asked < WATCH_QUIET_S:
             return
         self.asked = time.time()
@@ -167,7 +171,6 @@ class _Heard(object):
 
 def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
     """Run the watch view until Ctrl-C (or, with args.once, the end of the next run); the exit code."""
-    from ..commands.remote import WATCH_POLL_S, WATCH_RECONNECT_S, WATCH_REDRAW_S, run_exit_code
     from ..netview import color_wanted
     if stream_is_tty is None:
         # TERM=dumb: no cursor moves either, so one line per event

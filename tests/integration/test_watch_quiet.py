@@ -11,6 +11,7 @@ from robot.commands import remote
 from robot.commands.serve import link_server, sim_service
 from robot.link.client import LinkClient
 from robot.link.ptypair import PtyBridge
+from robot.link import watcher
 from robot.link.watcher import watch
 
 WAIT_S = 20.0
@@ -31,8 +32,8 @@ def _wait_for(stream, text):
 
 
 def test_watch_shows_no_answer_after_serve_stops_and_recovers(tmp_path, monkeypatch):
-    monkeypatch.setattr(remote, "WATCH_QUIET_S", 0.3)
-    monkeypatch.setattr(remote, "WATCH_PING_TIMEOUT_S", 0.3)
+    monkeypatch.setattr(watcher, "WATCH_QUIET_S", 0.3)
+    monkeypatch.setattr(watcher, "WATCH_PING_TIMEOUT_S", 0.3)
     bridge = PtyBridge(tmp_path)
     service = sim_service(3)
     server = link_server(service, bridge.robot, reconnect_max_s=0.2).start()
