@@ -1,7 +1,7 @@
 import pytest
 
 from solver import api, facelets, moves, scramble
-from solver.errors import InvalidCube, UnsolvableCube
+from solver.errors import InvalidCube, NoSolver
 from .cubes import seeded
 
 
@@ -37,7 +37,7 @@ def test_big_cubes_get_count_and_corner_checks():
 
 def test_sizes_without_an_engine_say_so():
     state = scramble.random_state(6, seeded(3))
-    with pytest.raises(UnsolvableCube, match="6x6x6"):
+    with pytest.raises(NoSolver, match="no solver for the 6x6x6 cube: sizes with a solver are "):
         api.solve(state)
 
 
