@@ -156,6 +156,11 @@ def _assert_one_line_2(argv, rc, err):
 
 
 def test_every_option_of_every_command_refuses_hostile_values(files, capsys, monkeypatch, tmp_path):
+    from robot.link.server import LinkServer
+
+    def accepted(self):
+        raise AssertionError("serve accepted a hostile value and started serving")
+    monkeypatch.setattr(LinkServer, "serve_forever", accepted)     # fail, never hang
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     cases = list(_cases(files))
     commands = set(command for command, _ in cases)
