@@ -318,3 +318,34 @@ def test_virtual_brick_commands_do_not_print_ev3dev2_import_warnings():
     err = result.stderr.decode()
     assert "Failed to import" not in err and "Import warning" not in err
     assert b"cubebot diag" in result.stdout
+
+
+@pytest.fixture
+def read_only_dir(tmp_path):
+    """A read-only file system (a tmpfs mounted ro): refused even to root. Skips where
+    mounting is not allowed."""
+    path = tmp_path / "ro"
+    path.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a read-only tmpfs here")
+    yield str(path)
+    subprocess.run(["umount", str(path)])
+
+
+@pytest.mark.parametrize("args,env", [
+    (["run", "--sim", "--runs", "1", "--log-file", "{ro}/cubebot.log"], {}),
+    (["run", "--sim", "--runs", "1"], {"HOME": "{ro}"}),
+    (["run", "--sim", "--runs", "1", "--screenshots", "{ro}/shots"], {}),
+    (["calibrate", "--sim", "--output", "{ro}"], {}),
+    (["calibrate-colors", "{scan}", "--output", "{ro}/profile.json"], {}),
+    (["demo", "--virtual-brick", "--screenshots", "{ro}"], {}),
+    (["tables", "build", "--size", "2"], {"CUBEBOT_TABLES": "{ro}"}),
+])
+def test_read_only_outputs_are_refused_before_any_work(args, env, read_only_dir, files):
+    names = dict(files, ro=read_only_dir)
+    result = _cubebot([a.format(**names) for a in args], env=dict((k, v.format(**names)) for k, v in env.items()))
+    err = result.stderr.decode()
+    assert result.returncode == 2 and "Read-only file system" in err and err.count("\n") == 1, err
+    assert result.stdout == b""                    # nothing ran (calibrate would print its checks)
