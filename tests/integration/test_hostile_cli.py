@@ -349,3 +349,38 @@ def test_read_only_outputs_are_refused_before_any_work(args, env, read_only_dir,
     err = result.stderr.decode()
     assert result.returncode == 2 and "Read-only file system" in err and err.count("\n") == 1, err
     assert result.stdout == b""                    # nothing ran (calibrate would print its checks)
+
+
+def test_demo_with_a_missing_table_is_one_line_on_stderr_and_nothing_on_stdout(files):
+    result = _cubebot(["demo", "--size", "2", "--seed", "1"], env={"CUBEBOT_TABLES": files["missing"]})
+    err = result.stderr.decode()
+    assert result.returncode == 2 and err.count("\n") == 1 and "cubebot tables build" in err, err
+    assert result.stdout == b""
+
+
+def test_demo_without_a_seed_solves_a_random_cube_and_says_which():
+    runs = [json.loads(_cubebot(["demo", "--size", "2", "--json"]).stdout) for _ in range(2)]
+    assert all(r["solved"] for r in runs)
+    assert runs[0]["seed"] != runs[1]["seed"] and runs[0]["state"] != runs[1]["state"]
+    again = json.loads(_cubebot(["demo", "--size", "2", "--json", "--seed", str(runs[0]["seed"])]).stdout)
+    assert again["state"] == runs[0]["state"] and again["moves"] == runs[0]["moves"]
+
+
+def test_tables_without_a_manifest_or_folder_are_one_line(tmp_path):
+    from solver import store
+    copy = tmp_path / "tables"
+    copy.mkdir()
+    source = store.tables_dir()
+    for name in store.table_files(source)[:3]:
+        (copy / name).write_bytes(b"")
+    result = _cubebot(["tables", "verify"], env={"CUBEBOT_TABLES": str(copy)})
+    assert result.returncode == 2
+    assert result.stderr.decode() == ("cubebot: error: 3 table files in {} but no manifest.json to check them "
+                                      "against: run `cubebot tables build`\n".format(copy))
+    missing = tmp_path / "nowhere"
+    result = _cubebot(["tables", "verify"], env={"CUBEBOT_TABLES": str(missing)})
+    assert result.returncode == 2
+    assert result.stderr.decode() == (
+        "cubebot: error: tables folder {} does not exist: run `cubebot tables build`\n".format(missing))
+    diag = _cubebot(["diag", "--sim", "--quick"], env={"CUBEBOT_TABLES": str(copy)})
+    assert "WARN  tables     3 table files in" in diag.stdout.decode()
