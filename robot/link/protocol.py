@@ -13,6 +13,7 @@ import logging
 from solver.errors import InvalidCube, NoSolver, UnsolvableCube
 from solver.facelets import MAX_SIZE, MIN_SIZE
 from ..errors import ConfigError, FrameError, RobotError
+from ..inputs import MAX_SEED
 
 
 PROTOCOL_VERSION = 1
@@ -66,7 +67,7 @@ def _check_int(name, value, low=None, high=None):
 
 
 def _check_seed(value):
-    return _check_int("seed", value, 0, MAX_ID)
+    return _check_int("seed", value, 0, MAX_SEED)     # the same limit as the commands' --seed
 
 
 def _check_state(value):
