@@ -50,6 +50,9 @@ setup(
         "test": [
             "pytest<7.1; python_version < '3.7'",
             "pytest; python_version >= '3.7'",
+            # property tests; 6.31 is the last line that installs on CPython 3.6
+            "hypothesis>=6.14,<6.32; python_version < '3.7'",
+            "hypothesis>=6.50,<7; python_version >= '3.7'",
             "Pillow",
         ],
         "lint": ["vermin", "ruff"],

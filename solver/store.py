@@ -86,8 +86,9 @@ def load_manifest(directory=None):
             entry.setdefault("format_version", FORMAT_VERSION)
             result[name] = entry
         return result
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise TableError("table manifest {} is unreadable ({}): {}".format(path, exc, FIX))
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError) as exc:
+        raise TableError("table manifest {} is unreadable ({}): {}".format(
+            path, str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__, FIX))
 
 
 def save_manifest(entries, directory=None):
@@ -162,6 +163,34 @@ def build(names=None, directory=None, progress=_stderr_progress):
     return built
 
 
+def table_files(directory=None):
+    """The names of the table files (*.bin) in the tables folder ([] if there is none)."""
+    directory = directory or tables_dir()
+    if not os.path.isdir(directory):
+        return []
+    return sorted(f for f in os.listdir(directory) if f.endswith(SUFFIX))
+
+
+def manifest_problem(directory=None):
+    """One line if the tables cannot be checked at all (no folder, not a folder, table
+    files but no manifest beside them, no manifest at all), else None. An empty
+    folder without a manifest is checked against the shipped one."""
+    directory = directory or tables_dir()
+    if not os.path.exists(directory):
+        return "tables folder {} does not exist: {}".format(directory, FIX)
+    if not os.path.isdir(directory):
+        return "tables folder {} is not a folder: {}".format(directory, FIX)
+    if os.path.exists(os.path.join(directory, MANIFEST)):
+        return None
+    present = table_files(directory)
+    if present:
+        return "{} table files in {} but no {} to check them against: {}".format(
+            len(present), directory, MANIFEST, FIX)
+    if os.path.exists(shipped_manifest()):
+        return None                         # a data directory before its first build: the shipped manifest
+    return "no tables in {} (no {}): {}".format(directory, MANIFEST, FIX)
+
+
 def verify(directory=None, names=None):
     """Check tables against the manifest; a list of one-line problems ([] = fine).
 
@@ -169,11 +198,12 @@ def verify(directory=None, names=None):
     table the manifest lists.
     """
     directory = directory or tables_dir()
+    missing = manifest_problem(directory)
+    if missing is not None:
+        return [missing]                    # one line, not one per table
     entries = load_manifest(directory)
     if names is None:
         names = sorted(entries)
-        if not names:
-            return ["no tables in {} (no manifest): {}".format(directory, FIX)]
     problems = []
     for name in names:
         entry = entries.get(name)

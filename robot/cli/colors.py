@@ -11,13 +11,17 @@ most likely (the doubtful facelet positions, 0-based URFDLB, on stderr).
 import json
 import sys
 
-EXIT_UNRESOLVED = 3
+from cubebot.robot.inputs import MAX_TEXT_BYTES, BadValue, arg_int, read_text
+
+EXIT_UNRESOLVED = 3           # cubebot.robot.cli.main.EXIT_UNREADABLE_SCAN
+MAX_SCAN_BYTES = 4 * MAX_TEXT_BYTES   # a 7x7x7 scan with many samples per facelet stays far below
 
 
 def register(subparsers):
     parser = subparsers.add_parser("colors", help="resolve a colour scan file into a facelet string")
     parser.add_argument("file", help="scan file (JSON), or - for stdin")
-    parser.add_argument("--size", type=int, default=None, help="cube size N (default: from the scan)")
+    parser.add_argument("--size", type=scan_size_type(), default=None,
+                        help="cube size N (default: from the scan)")
     parser.add_argument("--profile", default=None,
                         help="colour profile from `cubebot calibrate-colors` (default: built-in colours)")
     parser.add_argument("--json", action="store_true",
@@ -25,20 +29,20 @@ def register(subparsers):
     parser.set_defaults(run=run)
 
 
+def scan_size_type():
+    """type= of --size for a scan: a cube size the scan format knows (bounded before any work)."""
+    from cubebot.solver.facelets import MAX_SIZE, MIN_SIZE
+    return arg_int(MIN_SIZE, MAX_SIZE)
+
+
 def read_scan(path, size=None):
     """(readings, N) of a scan file or stdin ("-"); UsageError (one line) if unusable."""
     from cubebot.robot.cli.main import UsageError
     from cubebot.robot.colour.scanfile import MalformedScan, parse_scan
     try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path) as fh:
-                text = fh.read()
-    except (IOError, OSError) as exc:
-        raise UsageError("cannot read scan {}: {}".format(path, exc.strerror or exc))
-    except UnicodeDecodeError:
-        raise UsageError("scan {}: not a text file".format(path))
+        text = read_text(path, "scan", MAX_SCAN_BYTES)
+    except BadValue as exc:
+        raise UsageError(str(exc))
     try:
         return parse_scan(text, size)
     except MalformedScan as exc:

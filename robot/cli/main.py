@@ -1,8 +1,10 @@
 """The `cubebot` command line: a thin dispatcher over cubebot.robot.cli.
 
 `main(argv=None) -> int` is the console script. User mistakes (a bad state,
-a missing file, a bad setting) print one line on stderr and return 2; no
-traceback is shown for them.
+a missing file, a bad setting, an option out of range) print one line on
+stderr and return 2; no traceback is shown for them. Exit codes (README):
+0 ok, 1 the job failed, 2 bad input, 3 a scan that does not read as a cube,
+130 interrupted.
 """
 
 import argparse
@@ -10,13 +12,16 @@ import importlib
 import pkgutil
 import sys
 
-from cubebot.solver.errors import CubeError, InvalidCube, TableError
+from cubebot.solver.errors import CubeError, InvalidCube, NoSolver, TableError
 from cubebot.robot.errors import ConfigError, RobotError
+from cubebot.robot.inputs import BadValue
 
 
 EXIT_OK = 0
-EXIT_FAULT = 1
-EXIT_USAGE = 2
+EXIT_FAULT = 1                # the job failed (a fault, an unsolved cube, failed batch lines)
+EXIT_USAGE = 2                # bad input: an option, a file, a state, a setting
+EXIT_UNREADABLE_SCAN = 3      # a scan that does not resolve to a cube
+EXIT_INTERRUPTED = 130        # Ctrl-C
 
 
 class UsageError(ValueError):
@@ -58,11 +63,16 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
-        parser.print_help(sys.stderr)
+        if getattr(args, "command", None):
+            # a command with actions (tables) given none: one line, like any usage error
+            sys.stderr.write("cubebot {0}: error: give an action: cubebot {0} --help lists them\n".format(
+                args.command))
+        else:
+            parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
         return args.run(args)
-    except (InvalidCube, TableError, ConfigError, UsageError) as exc:
+    except (InvalidCube, NoSolver, TableError, ConfigError, UsageError, BadValue) as exc:
         sys.stderr.write("cubebot: error: {}\n".format(exc))
         return EXIT_USAGE
     except (CubeError, RobotError) as exc:
@@ -70,7 +80,7 @@ def main(argv=None):
         return EXIT_FAULT
     except KeyboardInterrupt:
         sys.stderr.write("cubebot: interrupted\n")
-        return 130
+        return EXIT_INTERRUPTED
     except ImportError as exc:
         missing = (getattr(exc, "name", None) or "").split(".")[0]
         if missing not in OPTIONAL:

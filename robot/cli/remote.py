@@ -12,19 +12,23 @@ import json
 import sys
 import time
 
+from cubebot.robot.inputs import arg_int, arg_seconds, arg_seed
+
 RUN_SILENCE_S = 120.0         # run/scan: give up when the robot says nothing this long
 SOLVE_TIMEOUT_S = 120.0       # solve on the brick may take a while (4x4x4: more)
 WATCH_SCALES = (1, 2, 3)      # watch --scale: facelet sizes of the net
+MAX_TIMEOUT_S = 3600.0        # --timeout: at most an hour
 
 
 def register(subparsers):
     parser = subparsers.add_parser("remote", help="drive and watch a robot over a serial link (cubebot serve)",
                                    description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", required=True, metavar="DEVICE", help="serial device, e.g. /dev/rfcomm0")
-    parser.add_argument("--baud", type=int, default=None, help="baud rate (default 115200)")
+    from cubebot.robot.link.server import BAUD_RANGE
+    parser.add_argument("--baud", type=arg_int(*BAUD_RANGE), default=None, help="baud rate (default 115200)")
     parser.add_argument("--json", action="store_true", help="print the raw protocol messages")
-    parser.add_argument("--timeout", type=float, default=None, metavar="S",
-                        help="seconds to wait for a reply (default 5)")
+    parser.add_argument("--timeout", type=arg_seconds(0, MAX_TIMEOUT_S), default=None, metavar="S",
+                        help="seconds to wait for a reply (default 5, at most {:g})".format(MAX_TIMEOUT_S))
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     actions.add_parser("status", help="the robot's state and last result")
@@ -32,17 +36,36 @@ def register(subparsers):
     for name, text in (("run", "scan, solve and turn; follow it to the end"),
                        ("scan", "scan only; follow it to the end")):
         sub = actions.add_parser(name, help=text)
-        sub.add_argument("--size", type=int, default=None, help="cube size")
-        sub.add_argument("--seed", type=int, default=None, help="simulated robot: which scrambled cube")
+        sub.add_argument("--size", type=_link_size(), default=None, help="cube size")
+        sub.add_argument("--seed", type=arg_seed(), default=None, help="simulated robot: which scrambled cube")
     actions.add_parser("stop", help="stop the run under way (the robot is left safe)")
     solve = actions.add_parser("solve", help="solve a facelet string on the robot, without moving")
-    solve.add_argument("state", help="facelets in URFDLB order")
+    solve.add_argument("state", type=_state_arg(), help="facelets in URFDLB order")
     actions.add_parser("last-scan", help="the raw readings of the last scan (de-facto JSON)")
     watch = actions.add_parser("watch", help="live view: the cube, the solution, progress, state")
     watch.add_argument("--once", action="store_true", help="exit after the next run ends")
-    watch.add_argument("--scale", type=int, choices=WATCH_SCALES, default=1,
+    watch.add_argument("--scale", type=arg_int(min(WATCH_SCALES), max(WATCH_SCALES)), default=1,
                        help="size of the cube's facelets on a terminal (2 or 3 for a projector)")
     parser.set_defaults(run=run)
+
+
+def _link_size():
+    """type= of run/scan --size: a size the protocol carries (the robot says which it turns)."""
+    from cubebot.solver.facelets import MAX_SIZE, MIN_SIZE
+    return arg_int(MIN_SIZE, MAX_SIZE)
+
+
+def _state_arg():
+    """type= of solve STATE: no longer than the protocol's limit (the robot checks the rest)."""
+    from cubebot.robot.inputs import BadValue, arg_rule, short
+    from cubebot.robot.link.protocol import MAX_STATE_CHARS
+
+    def check(text):
+        if not 0 < len(text) <= MAX_STATE_CHARS:
+            raise BadValue("{} has {} characters; a cube has 24..{}".format(
+                short(text), len(text), MAX_STATE_CHARS))
+        return text
+    return arg_rule(check, "state")
 
 
 class _Out(object):
@@ -153,9 +176,6 @@ def _client(args):
 
 
 def run(args):
-    from cubebot.robot.cli.main import UsageError
-    if args.timeout is not None and args.timeout <= 0:
-        raise UsageError("--timeout {} must be positive".format(args.timeout))
     out = _Out(args.json)
     if args.action == "watch":
         from cubebot.robot.ui.watcher import watch

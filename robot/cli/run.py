@@ -10,8 +10,11 @@ on the table.
 
 import os
 
+from cubebot.robot.inputs import arg_int, arg_seed, arg_writable_dir, arg_writable_file
+
 DEFAULT_HOME = os.path.join("~", ".cubebot")
 LINK_CLOSE_S = 5.0            # at exit: how long the serial link may take to close
+MAX_RUNS = 10 ** 6            # --runs: a bound, not a real limit
 
 
 def register(subparsers):
@@ -19,15 +22,17 @@ def register(subparsers):
     parser = subparsers.add_parser("run", help="the resident brick app: solve at the press of a button")
     add_backend_arguments(parser)
     parser.add_argument("--settings", default=os.path.join(DEFAULT_HOME, "app.json"),
+                        type=arg_writable_file("settings file"),
                         help="where the chosen cube size is remembered (default: %(default)s)")
     parser.add_argument("--log-file", default=os.path.join(DEFAULT_HOME, "cubebot.log"),
+                        type=arg_writable_file("log file"),
                         help="rotating log file (default: %(default)s); stderr gets the log too")
-    parser.add_argument("--screenshots", metavar="DIR", default=None,
+    parser.add_argument("--screenshots", metavar="DIR", default=None, type=arg_writable_dir("screenshot folder"),
                         help="simulated backends: save each screen as a PNG in DIR")
     parser.add_argument("--keys", action="store_true",
                         help="stdin lines act as buttons: empty=ENTER, u=UP, d=DOWN, b=BACKSPACE, q=quit")
-    parser.add_argument("--seed", type=int, default=0, help="simulated backends: seed of the first cube")
-    parser.add_argument("--runs", type=int, default=None, help="quit after this many runs")
+    parser.add_argument("--seed", type=arg_seed(), default=0, help="simulated backends: seed of the first cube")
+    parser.add_argument("--runs", type=arg_int(1, MAX_RUNS), default=None, help="quit after this many runs")
     parser.add_argument("--link", metavar="DEVICE", default=None,
                         help="also serve the serial link on DEVICE (e.g. /dev/rfcomm0): `cubebot remote` "
                              "can then watch and start runs too")

@@ -10,11 +10,18 @@ import json
 import random
 import sys
 
+from cubebot.robot.inputs import arg_int, arg_seed
+
+
+def _cube_size():
+    from cubebot.solver.facelets import MAX_SIZE, MIN_SIZE
+    return arg_int(MIN_SIZE, MAX_SIZE)
+
 
 def register(subparsers):
     parser = subparsers.add_parser("scramble", help="print a random cube state and its scramble")
-    parser.add_argument("--size", type=int, default=3, help="cube size N (default 3)")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    parser.add_argument("--size", type=_cube_size(), default=3, help="cube size N (default 3)")
+    parser.add_argument("--seed", type=arg_seed(), default=None, help="random seed (default: random)")
     parser.add_argument("--json", action="store_true", help="print a JSON object")
     parser.set_defaults(run=run)
 

@@ -11,6 +11,9 @@ import logging
 import signal
 import sys
 
+from cubebot.robot.inputs import arg_int, arg_seed
+from cubebot.robot.cli.demo import robot_size_type
+
 STOP_WAIT_S = 30.0            # on shutdown: how long to wait for a stopped run to leave the robot safe
 
 
@@ -20,10 +23,12 @@ def register(subparsers):
                                    description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", required=True, metavar="DEVICE",
                         help="serial device, e.g. /dev/rfcomm0 or a pty (a pyserial URL works too)")
-    parser.add_argument("--baud", type=int, default=None, help="baud rate (default 115200; ignored by ptys and RFCOMM)")
+    from cubebot.robot.link.server import BAUD_RANGE
+    parser.add_argument("--baud", type=arg_int(*BAUD_RANGE), default=None,
+                        help="baud rate (default 115200; ignored by ptys and RFCOMM)")
     add_backend_arguments(parser)
-    parser.add_argument("--size", type=int, default=3, help="default cube size of a run (2 or 3)")
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--size", type=robot_size_type(), default=3, help="default cube size of a run (2 or 3)")
+    parser.add_argument("--seed", type=arg_seed(), default=0,
                         help="simulated backends: seed of the first cube; each run without a seed takes the next")
     parser.set_defaults(run=run)
 
@@ -64,13 +69,6 @@ def _stderr_logging():
 
 def run(args):
     from cubebot.robot.job.robots import colour_profile, robot_config
-    from cubebot.robot.cli.main import UsageError
-    from cubebot.robot.machine.config import SIZES
-    if args.size not in SIZES:
-        raise UsageError("--size {} is not supported: use one of {}".format(
-            args.size, ", ".join(str(s) for s in SIZES)))
-    if args.baud is not None and args.baud <= 0:
-        raise UsageError("--baud {} must be a positive number".format(args.baud))
     config = robot_config(args.config, args.backend)
     profile = colour_profile(args.profile, args.backend)
     _stderr_logging()

@@ -8,16 +8,25 @@ the manifest lists (size and sha256) and exits 2 naming each problem.
 
 import sys
 
+from cubebot.robot.inputs import arg_size
+
+
+def _table_sizes():
+    from cubebot.solver import catalog
+    return set(t.size for t in catalog.SPECS)
+
 
 def register(subparsers):
     parser = subparsers.add_parser("tables", help="build or verify the solver's tables")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
     build = sub.add_parser("build", help="build the default tables (deterministic)")
-    build.add_argument("--size", type=int, default=None, help="only the tables for this cube size")
+    build.add_argument("--size", type=arg_size(_table_sizes, "with tables"), default=None,
+                       help="only the tables for this cube size")
     build.add_argument("names", nargs="*", metavar="NAME", help="build only these tables")
     build.set_defaults(run=run_build)
     verify = sub.add_parser("verify", help="check the tables against the manifest")
-    verify.add_argument("--size", type=int, default=None, help="only the tables for this cube size")
+    verify.add_argument("--size", type=arg_size(_table_sizes, "with tables"), default=None,
+                        help="only the tables for this cube size")
     verify.set_defaults(run=run_verify)
     parser.set_defaults(run=None)
 
@@ -26,17 +35,14 @@ def _names(args):
     from cubebot.solver import catalog
     if getattr(args, "names", None):
         return list(args.names)
-    names = catalog.names(size=args.size)
-    if not names:
-        from cubebot.robot.cli.main import UsageError
-        raise UsageError("no tables for size {}: sizes with tables are {}".format(
-            args.size, ", ".join(str(s) for s in sorted(set(t.size for t in catalog.SPECS)))))
-    return names
+    return catalog.names(size=args.size)
 
 
 def run_build(args):
     from cubebot.solver import store
+    from cubebot.robot.inputs import writable_dir
     names = _names(args)
+    writable_dir(store.tables_dir(), "tables folder")       # before seconds of building
     store.build(names)
     sys.stderr.write("tables written to {}\n".format(store.tables_dir()))
     return 0

@@ -16,6 +16,7 @@ import math
 
 from cubebot.robot.colour.scheme import COLOURS, EV3_TYPICAL_RAW, RAW_MAX
 from cubebot.robot.errors import ConfigError
+from cubebot.robot.inputs import BadValue, read_text, short
 
 FORMAT = "cubebot-colour-profile"
 VERSION = 1
@@ -33,9 +34,9 @@ def _check_rgbs(value, what, path):
     for rgb in value:
         if not (isinstance(rgb, list) and len(rgb) == 3 and all(
                 isinstance(c, (int, float)) and not isinstance(c, bool)
-                and math.isfinite(c) and 0 <= c <= RAW_MAX for c in rgb)):
-            raise ConfigError("{}: {} holds {!r}: each reading must be 3 numbers in 0..{}".format(
-                path, what, rgb, RAW_MAX))
+                and 0 <= c <= RAW_MAX and math.isfinite(c) for c in rgb)):
+            raise ConfigError("{}: {} holds {}: each reading must be 3 numbers in 0..{}".format(
+                path, what, short(rgb), RAW_MAX))
 
 
 def check_profile(profile, path="profile"):
@@ -43,8 +44,8 @@ def check_profile(profile, path="profile"):
     if not isinstance(profile, dict) or profile.get("format") != FORMAT:
         raise ConfigError("{}: not a colour profile (format must be {!r})".format(path, FORMAT))
     if profile.get("version") != VERSION:
-        raise ConfigError("{}: profile version {!r} is not supported (use {})".format(
-            path, profile.get("version"), VERSION))
+        raise ConfigError("{}: profile version {} is not supported (use {})".format(
+            path, short(profile.get("version")), VERSION))
     classes = profile.get("classes")
     if not isinstance(classes, list) or len(classes) != 6 or len(set(map(str, classes))) != 6:
         raise ConfigError("{}: classes must name 6 different colours".format(path))
@@ -63,11 +64,9 @@ def save_profile(profile, path):
 
 def load_profile(path):
     """Read and check a profile file; ConfigError (one line) if it is unusable."""
+    from cubebot.robot.inputs import parse_json
     try:
-        with open(path) as fh:
-            profile = json.loads(fh.read())
-    except (IOError, OSError) as exc:
-        raise ConfigError("cannot read colour profile {}: {}".format(path, exc.strerror or exc))
-    except ValueError as exc:
-        raise ConfigError("{}: not valid JSON ({})".format(path, exc))
-    return check_profile(profile, path)
+        text = read_text(path, "colour profile")
+    except BadValue as exc:
+        raise ConfigError(str(exc))
+    return check_profile(parse_json(text, "colour profile " + path), path)

@@ -18,7 +18,10 @@ import math
 
 from cubebot.solver.facelets import FACES, MAX_SIZE, MIN_SIZE
 
+from cubebot.robot.inputs import short
+
 DEFACTO_ORDER = "ULFRBD"
+MAX_READING = 65535.0         # no sensor reads more (EV3 raw counts ~1020, webcams 255, 16-bit images)
 FORMAT = "cubebot-scan"
 VERSION = 1
 
@@ -28,14 +31,15 @@ class MalformedScan(ValueError):
 
 
 def _is_number(value):
+    # bounds first: an int of 400 digits is out of range, not an OverflowError in isfinite
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and value >= 0)
+            and 0 <= value <= MAX_READING and math.isfinite(value))
 
 
 def _check_rgb(rgb, where):
     if not (isinstance(rgb, (list, tuple)) and len(rgb) == 3 and all(_is_number(c) for c in rgb)):
-        raise MalformedScan("{}: {!r} is not a reading: use [r, g, b], 3 numbers >= 0".format(
-            where, rgb))
+        raise MalformedScan("{}: {} is not a reading: use [r, g, b], 3 numbers from 0 to {:g}".format(
+            where, short(rgb), MAX_READING))
     return tuple(rgb)
 
 
@@ -56,7 +60,7 @@ def check_readings(readings, n):
         elif isinstance(item, (list, tuple)) and item:
             out.append([_check_rgb(s, where) for s in item])
         else:
-            raise MalformedScan("{}: {!r} holds no reading".format(where, item))
+            raise MalformedScan("{}: {} holds no reading".format(where, short(item)))
     return out
 
 
@@ -69,6 +73,13 @@ def size_of_count(count):
         count, ", ".join(str(6 * n * n) for n in range(MIN_SIZE, MAX_SIZE + 1))))
 
 
+def _check_size(size):
+    """The --size given with a scan: MIN_SIZE..MAX_SIZE, checked before anything is allocated."""
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int)
+                             or not MIN_SIZE <= size <= MAX_SIZE):
+        raise MalformedScan("size {} is not supported: use {} to {}".format(short(size), MIN_SIZE, MAX_SIZE))
+
+
 def _from_defacto(obj, size):
     n = size_of_count(len(obj)) if size is None else size
     nn = n * n
@@ -77,7 +88,7 @@ def _from_defacto(obj, size):
         missing = sorted(keys - set(obj), key=lambda k: int(k))
         extra = sorted(set(obj) - keys)
         what = "missing facelet {}".format(missing[0]) if missing else \
-            "unexpected key {!r}".format(extra[0])
+            "unexpected key {}".format(short(extra[0]))
         raise MalformedScan("{}: a {}x{}x{} scan has keys \"1\"..\"{}\"".format(
             what, n, n, n, 6 * nn))
     readings = [None] * (6 * nn)
@@ -90,15 +101,15 @@ def _from_defacto(obj, size):
 
 def _from_own(obj, size):
     if obj.get("version") != VERSION:
-        raise MalformedScan("scan version {!r} is not supported: use {}".format(
-            obj.get("version"), VERSION))
+        raise MalformedScan("scan version {} is not supported: use {}".format(
+            short(obj.get("version")), VERSION))
     if obj.get("order", "URFDLB") != "URFDLB":
-        raise MalformedScan("scan order {!r} is not supported: use \"URFDLB\"".format(
-            obj.get("order")))
+        raise MalformedScan("scan order {} is not supported: use \"URFDLB\"".format(
+            short(obj.get("order"))))
     n = obj.get("size")
     if not isinstance(n, int) or isinstance(n, bool) or not MIN_SIZE <= n <= MAX_SIZE:
-        raise MalformedScan("scan size {!r} is not supported: use {} to {}".format(
-            n, MIN_SIZE, MAX_SIZE))
+        raise MalformedScan("scan size {} is not supported: use {} to {}".format(
+            short(n), MIN_SIZE, MAX_SIZE))
     if size is not None and size != n:
         raise MalformedScan("scan is of a {}x{}x{} cube, not {}x{}x{} (--size)".format(
             n, n, n, size, size, size))
@@ -107,17 +118,18 @@ def _from_own(obj, size):
 
 def parse_scan(text, size=None):
     """(readings, N) from the text of a scan file in either format."""
+    _check_size(size)
     try:
         obj = json.loads(text)
-    except ValueError as exc:
-        raise MalformedScan("not valid JSON: {}".format(exc))
+    except (ValueError, RecursionError) as exc:
+        raise MalformedScan("not valid JSON: {}".format(str(exc).splitlines()[0][:200]))
     if not isinstance(obj, dict):
         raise MalformedScan("a scan must be a JSON object, not {}".format(type(obj).__name__))
     if obj.get("format") == FORMAT:
         return _from_own(obj, size)
     if "format" in obj:
-        raise MalformedScan("unknown scan format {!r}: use {!r} or the de-facto "
-                            "facelet object".format(obj["format"], FORMAT))
+        raise MalformedScan("unknown scan format {}: use {!r} or the de-facto "
+                            "facelet object".format(short(obj["format"]), FORMAT))
     return _from_defacto(obj, size)
 
 

@@ -14,15 +14,17 @@ Conventions (robot frame, see cubebot.robot.machine.orientation):
   arm      0 = parked against its stop (homed at `homing_arm_speed_dps`);
            negative towards the cube's centre: corner, edge, centre.
 
-`Config.load(path)` reads a JSON object whose keys override the defaults;
-every value is checked (type and range) before any motor moves, and a bad
-one raises ConfigError naming the key and its limits. `Config.save(path)`
+`Config.load(path)` reads a JSON object (UTF-8) whose keys override the
+defaults; every value is checked (type, finite, range: one schema, SETTINGS)
+before any motor moves, and a bad one (NaN, Infinity, 1e400, a string, ...)
+raises ConfigError naming the key and its limits. `Config.save(path)`
 writes atomically and keeps the previous file as `path + ".bak"`.
 """
 
 import json
 
 from cubebot.robot.errors import ConfigError
+from cubebot.robot.inputs import BadValue, decode, number, parse_json, read_bytes, short
 
 SIZES = (2, 3)                # the cube sizes the MINDCUB3R turns (the arm and tray fit these)
 LARGE_MOTOR_MAX_DPS = 1050
@@ -77,21 +79,25 @@ def _check(key, value, kind, low, high):
             key, _TYPE_NAMES[kind], "" if low is None else " between {} and {}".format(low, high)))
     if kind in ("port_in", "port_out"):
         allowed = INPUT_PORTS if kind == "port_in" else OUTPUT_PORTS
-        if value not in allowed:
-            raise ConfigError("setting {} = {!r}: must be one of {}".format(
-                key, value, ", ".join(allowed)))
+        if not isinstance(value, str) or value not in allowed:
+            raise ConfigError("setting {} = {}: must be one of {}".format(
+                key, short(value), ", ".join(allowed)))
         return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError("setting {} = {!r}: must be {}".format(key, value, _TYPE_NAMES[kind]))
-    if kind is int:
-        if value != int(value):
-            raise ConfigError("setting {} = {!r}: must be an integer".format(key, value))
-        value = int(value)
-    else:
-        value = float(value)
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ConfigError("setting {} = {!r}: must be between {} and {}".format(key, value, low, high))
-    return value
+    try:
+        return number(value, low, high, integer=kind is int)
+    except BadValue:
+        raise ConfigError("setting {} = {}: must be {}{}".format(
+            key, _shown(value), "a finite number" if kind is float else _TYPE_NAMES[kind],
+            "" if low is None else " between {} and {}".format(low, high)))
+
+
+def _shown(value):
+    """A bad value as JSON would spell it (NaN, Infinity), cut short."""
+    if isinstance(value, float) and value != value:
+        return "NaN"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    return short(value)
 
 
 class Config(object):
@@ -100,8 +106,8 @@ class Config(object):
     def __init__(self, **overrides):
         unknown = sorted(set(overrides) - set(KEYS))
         if unknown:
-            raise ConfigError("unknown setting {!r}: known settings are {}".format(
-                unknown[0], ", ".join(KEYS)))
+            raise ConfigError("unknown setting {}: known settings are {}".format(
+                short(unknown[0]), ", ".join(KEYS)))
         for key, default, kind, low, high in SETTINGS:
             value = overrides.get(key, default)
             setattr(self, key, _check(key, value, kind, low, high))
@@ -152,17 +158,14 @@ class Config(object):
 
     @classmethod
     def load(cls, path):
-        """A Config from a JSON file of overrides (missing file: ConfigError)."""
+        """A Config from a JSON file of overrides (UTF-8, at most MAX_TEXT_BYTES); ConfigError
+        naming the file or the setting if it is missing, unreadable or wrong."""
+        source = "config file " + path
         try:
-            with open(path) as fh:
-                text = fh.read()
-        except (IOError, OSError) as exc:
-            raise ConfigError("cannot read config file {}: {}".format(path, exc.strerror or exc))
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise ConfigError("config file {} is not valid JSON: {}".format(path, exc))
-        return cls.from_dict(data, source="config file " + path)
+            text = decode(read_bytes(path, "config file"), source)
+        except BadValue as exc:
+            raise ConfigError(str(exc))
+        return cls.from_dict(parse_json(text, source), source=source)
 
     def save(self, path):
         """Write every setting to `path` atomically; keep the old file as .bak."""

@@ -22,6 +22,7 @@ import queue
 
 from cubebot.robot.machine.config import SIZES
 from cubebot.robot.ui import screens
+from cubebot.robot.inputs import read_text
 
 DEFAULT_SIZE = 3
 POLL_S = 0.05                 # the loop's period (buttons, proximity, events)
@@ -40,12 +41,11 @@ class Settings(object):
         self.path = path
         self.size = DEFAULT_SIZE
         try:
-            with open(path) as fh:
-                data = json.loads(fh.read())
+            data = json.loads(read_text(path, "settings file"))
             if data.get("size") in SIZES:
                 self.size = data["size"]
-        except (IOError, OSError, ValueError, AttributeError):
-            pass                      # first start or a damaged file: defaults
+        except (ValueError, AttributeError, TypeError, RecursionError):
+            pass                      # first start or a damaged file (BadValue too): defaults
 
     def save(self):
         """Write atomically: a temp file in the same folder, then os.replace."""

@@ -1,12 +1,16 @@
 """The cube as a net of text: ANSI colours on a terminal, plain letters otherwise.
 
     render_net(state, color=False) -> str
+    color_wanted(stream) -> bool   ANSI colours only on a terminal, never with
+                                   NO_COLOR set (not empty) or TERM=dumb
 
 lays the facelet string out as the URFDLB net of docs/architecture.md (U on
 top, then L F R B, then D). With color=True each facelet is a coloured
 block (the standard scheme: U white, R red, F green, D yellow, L orange,
 B blue) with its letter on it. Used by `cubebot demo` and the serial watch view.
 """
+
+import os
 
 from cubebot.solver.facelets import FACES, size_from_length
 
@@ -17,6 +21,22 @@ ANSI_BACKGROUND = {"white": 231, "red": 160, "green": 34, "yellow": 226, "orange
 ANSI_FOREGROUND = {"white": 16, "red": 231, "green": 231, "yellow": 16, "orange": 16, "blue": 231}
 RESET = "\x1b[0m"
 NET_ROWS = ("U", "LFRB", "D")
+
+
+def color_wanted(stream, environ=None, tty=None):
+    """True if `stream` is a terminal that should get ANSI codes (https://no-color.org).
+
+    tty: whether the stream is a terminal, when the caller knows better (tests).
+    """
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR") or environ.get("TERM") == "dumb":
+        return False
+    if tty is not None:
+        return bool(tty)
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def _cell(symbol, color, width=1, label=True):

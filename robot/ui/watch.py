@@ -85,6 +85,7 @@ class WatchView(object):
         self.result = None
         self.error = None
         self.note = None              # e.g. "link lost, reconnecting"
+        self.quiet_s = None           # seconds since the robot last answered, while it does not
         self.help = None              # a line about the keys, drawn last
 
     def apply_status(self, status):
@@ -152,6 +153,8 @@ class WatchView(object):
     def render(self, color=False):
         """The whole screen as text (ANSI colours when color)."""
         head = "{}  state: {}".format(self.title, self.state.upper())
+        if self.quiet_s is not None:
+            head = "{}  state: NO ANSWER for {:.0f} s (was {})".format(self.title, self.quiet_s, self.state.upper())
         lines = [BOLD + head + RESET if color else head, ""]
         cube = self.cube()
         if cube:

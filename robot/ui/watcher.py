@@ -6,11 +6,17 @@ message is printed raw. Once connected, a lost link is shown and the device
 reopened every WATCH_RECONNECT_S (a projector view survives a brick reboot);
 failing to open it the first time is an error (exit 1). Ctrl-C ends it (0).
 
+When no message has come for WATCH_QUIET_S the robot is pinged; if it does
+not answer, the view says so ("NO ANSWER for N s") instead of showing its
+last state, and keeps asking until it answers again (a stopped `serve`, a
+robot switched off, a cable pulled without the device vanishing).
+
 Keys (single keys on a terminal, else lines on stdin): r = run, c = scan,
 s = stop, q = quit, so the teacher can drive the robot from the projector
 view (one program per serial port: a second reader would steal its bytes).
 """
 
+import os
 import queue
 import sys
 import threading
@@ -22,7 +28,8 @@ from cubebot.robot.ui.watch import WatchView, describe, frame, run_exit_code
 WATCH_POLL_S = 0.2            # how often the view wakes up without events
 WATCH_REDRAW_S = 0.05         # at most one redraw per this many seconds
 WATCH_RECONNECT_S = 1.0       # wait between attempts to reopen the device
-
+WATCH_QUIET_S = 3.0           # after this long without a message, ping the robot ...
+WATCH_PING_TIMEOUT_S = 2.0    # ... and call it quiet when the ping gets no reply in this long
 KEY_COMMANDS = {"r": "run", "c": "scan", "s": "stop"}
 QUIT_KEYS = ("q", "\x03")
 HELP = "keys: r run, c scan, s stop, q quit"
@@ -35,10 +42,11 @@ def _ended(message):
 class _Screen(object):
     """Draws the view: ANSI redraws on a terminal, nothing otherwise (lines are printed instead)."""
 
-    def __init__(self, view, out, tty, redraw_s):
+    def __init__(self, view, out, tty, redraw_s, color=True):
         self.view = view
         self.out = out
         self.tty = tty and not out.raw
+        self.color = color
         self.redraw_s = redraw_s
         self.dirty = True
         self.drawn_at = 0.0
@@ -49,7 +57,7 @@ class _Screen(object):
         now = time.time()
         if not force and now - self.drawn_at < self.redraw_s:
             return
-        self.out.stream.write(frame(self.view.render(color=True)))
+        self.out.stream.write(frame(self.view.render(color=self.color)))
         self.out.stream.flush()
         self.dirty, self.drawn_at = False, now
 
@@ -129,11 +137,47 @@ def _key_action(link, screen, key):
     return False
 
 
+class _Heard(object):
+    """When the robot was last heard from; pings it after a silence and marks the view quiet."""
+
+    def __init__(self, at):
+        self.at = at
+        self.asked = at
+
+    def now(self, screen):
+        self.at = self.asked = time.time()
+        if screen.view.quiet_s is not None:
+            screen.view.quiet_s = None
+            screen.note("the robot answers again")
+
+    def check(self, link, screen):
+        if time.time() - self.asked < WATCH_QUIET_S:
+            return
+        self.asked = time.time()
+        try:
+            link.request("ping", WATCH_PING_TIMEOUT_S)
+        except LinkError:
+            if link.lost is not None:
+                raise                                  # the device itself failed: reconnect
+            first = screen.view.quiet_s is None
+            screen.view.quiet_s = time.time() - self.at
+            if first:
+                screen.note("the robot does not answer (is `cubebot serve` running?)")
+            else:
+                screen.dirty = True
+            return
+        self.now(screen)
+
+
 def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
     """Run the watch view until Ctrl-C (or, with args.once, the end of the next run); the exit code."""
-    tty = out.stream.isatty() if stream_is_tty is None else stream_is_tty
+    from cubebot.robot.ui.netview import color_wanted
+    if stream_is_tty is None:
+        # TERM=dumb: no cursor moves either, so one line per event
+        stream_is_tty = out.stream.isatty() and os.environ.get("TERM") != "dumb"
     view = WatchView("cubebot on {}".format(args.port), scale=getattr(args, "scale", 1))
-    screen = _Screen(view, out, tty, WATCH_REDRAW_S)
+    screen = _Screen(view, out, stream_is_tty, WATCH_REDRAW_S,
+                     color=color_wanted(out.stream, tty=stream_is_tty))
     connected_once = False
     keys = _Keys(keys_stream if keys_stream is not None else sys.stdin)
     screen.view.help = HELP
@@ -147,9 +191,11 @@ def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
                     screen.note(None)
                     if not screen.tty:
                         screen.out.text("connected to {}: state {}; {}".format(args.port, status.get("state"), HELP))
+                    heard = _Heard(time.time())
                     while True:
                         message = link.next_event(WATCH_POLL_S)
                         if message is not None:
+                            heard.now(screen)
                             screen.event(message)
                             if args.once and _ended(message):
                                 screen.draw(force=True)
@@ -157,6 +203,7 @@ def watch(make_client, args, out, stream_is_tty=None, keys_stream=None):
                         key = keys.get()
                         if key is not None and _key_action(link, screen, key):
                             return 0
+                        heard.check(link, screen)
                         screen.draw()
             except LinkError as exc:
                 if not connected_once or args.once:

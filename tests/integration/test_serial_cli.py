@@ -106,4 +106,4 @@ def test_serve_waits_for_a_missing_device_and_stops_on_sigterm(tmp_path):
 
 def test_serve_rejects_bad_options_in_one_line(tmp_path):
     out = cubebot("serve", "--port", str(tmp_path / "x"), "--sim", "--size", "5")
-    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--size 5" in out.stderr
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--size: 5 is not a size" in out.stderr

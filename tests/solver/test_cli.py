@@ -31,8 +31,10 @@ def test_batch_goes_on_after_errors(capsys, tmp_path, tables_dir):
     good = scramble.random_state(2, seeded(3))
     path = tmp_path / "states.txt"
     path.write_text("{}\nnot-a-cube\n\n{}\n".format(good, KNOWN))
-    assert main(["solve", "--batch", str(path)]) == 0
-    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert main(["solve", "--batch", str(path)]) == 2          # one state was not a cube
+    out, err = capsys.readouterr()
+    assert err == "cubebot: error: 1 of 3 states failed (1 not valid cubes, 0 unsolved)\n"
+    lines = [json.loads(x) for x in out.splitlines()]
     assert [x["state"] for x in lines] == [good, "not-a-cube", KNOWN]
     assert "error" in lines[1] and "facelets" in lines[1]["error"]
     check_solves(good, moves.parse(lines[0]["moves"]))

@@ -39,6 +39,17 @@ def _is_not_found(exc):
     return type(exc).__name__ == "DeviceNotFound"
 
 
+def quiet_library_log():
+    """Keep python-ev3dev2's own log lines (such as 'Failed to import "evdev"', printed on
+    every start where evdev is missing) off the user's screen: a device that is missing
+    is reported by this backend's notes instead (diag shows them)."""
+    import logging
+    library = logging.getLogger("ev3dev2")
+    if not any(isinstance(h, logging.NullHandler) for h in library.handlers):
+        library.addHandler(logging.NullHandler())
+    library.propagate = False
+
+
 def _required(factory, what, port):
     """Construct a device or raise DeviceMissing naming it and its port."""
     try:
@@ -84,6 +95,7 @@ def make_hardware(config, device_root=None, clock=None, screen=None, poll_s=None
     sensor; with `missing_ok` (for diag) such a device is None instead and
     `Hardware.missing` lists one message per missing device.
     """
+    quiet_library_log()
     import ev3dev2
     if device_root is not None:
         ev3dev2.Device.DEVICE_ROOT_PATH = device_root

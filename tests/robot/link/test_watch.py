@@ -67,3 +67,12 @@ def test_bigger_nets_for_a_projector():
         view.update({"event": "solution", "data": {"moves": ["R"], "state": solved(3)}})
         heights.append(len(view.render(color=True).splitlines()))
     assert heights[1] == heights[0] + 9
+
+
+def test_a_quiet_robot_is_shown_as_not_answering_not_as_its_last_state():
+    view = WatchView("cubebot on /dev/x")
+    view.apply_status({"state": "idle", "size": 3, "last_result": None})
+    assert "state: IDLE" in view.render()
+    view.quiet_s = 12.4
+    head = view.render().splitlines()[0]
+    assert "NO ANSWER for 12 s" in head and "(was IDLE)" in head
