@@ -24,7 +24,6 @@ import mmap
 import os
 import struct
 import sys
-import tempfile
 from array import array
 
 from .errors import TableError
@@ -128,6 +127,7 @@ def _bfs_sparse(goals, neighbours, max_depth, progress):
 
 def write_atomic(path, chunks):
     """Write the byte strings `chunks` to `path` via a temp file + os.replace."""
+    import tempfile          # here, not at the top: a solve only reads tables (it costs MBs)
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         os.makedirs(directory)
