@@ -106,7 +106,8 @@ def robot_factory(opened, config, first_seed=0, profile=None):
 
     def make_robot(size, seed):
         if opened.world is None:
-            return Robot(Mechanism(opened.hw, config), profile=profile)
+            from .brick_time import on_the_brick      # measured on the brick: no estimate
+            return Robot(Mechanism(opened.hw, config), brick_time=on_the_brick, profile=profile)
         if seed is None:
             seed = seeds[0]
             seeds[0] += 1
