@@ -31,7 +31,6 @@ PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs search af
 MORE_SOLUTION_NODES = 200000   # nodes spent looking for more solutions after the first
 SLICE_NODES = 500000           # nodes (a few s here) for each frame's slice search at first
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
-FINISH_BUDGET_S = 0.3          # default seconds for the 3x3x3 finish (in-process views, no fork)
 CORNER_SIZE = 2
 SLICE_ROTATION = "x"           # the other frame the slice and pairs stages are tried in
 
@@ -303,8 +302,8 @@ class Reducer(object):
 
         reduction = [mv for part in parts for mv in part]
         candidates = []
-        finishes = solve3.solve(to_3x3(cube), budget=FINISH_BUDGET_S if budget is None else budget,
-                                fork=False)
+        # every view of the 3x3x3 (or those a budget allows), in this process
+        finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False)
         for finish in finishes:
             moves, _ = to_physical(reduction + list(finish))
             candidates.append(simplify(moves))

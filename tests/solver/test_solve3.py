@@ -57,6 +57,7 @@ def test_in_process_budget_searches_views_without_forking(monkeypatch):
     lettered = solve3.normalise(state)
     # a deadline already passed: the first view's solution only
     assert len(solve3.search_views(lettered, time.monotonic() - 1)) == 1
+    assert len(solve3.search_views(lettered)) == len(solve3.VIEWS)   # no deadline: every view
     found = solve3.solve(state, budget=30.0, fork=False)
     assert len(found) >= 2                     # several views within the budget
     lengths = [len(m) for m in found]
