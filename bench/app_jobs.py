@@ -36,18 +36,6 @@ def status_kb(field):
     return 0
 
 
-def rollup_kb():
-    """(Pss, Rss) of this process in kB."""
-    pss = rss = 0
-    with open("/proc/self/smaps_rollup") as fh:
-        for line in fh:
-            if line.startswith("Pss:"):
-                pss = int(line.split()[1])
-            elif line.startswith("Rss:"):
-                rss = int(line.split()[1])
-    return pss, rss
-
-
 def reset_peak():
     """Reset VmHWM to the current Rss; False where the kernel does not allow it."""
     try:
@@ -70,6 +58,7 @@ class Enter(object):
 
 
 def run(jobs=JOBS, size=3, seed=SEED, out=sys.stdout):
+    from bench.memory import rss_pss_kb
     from robot.app import App, Settings
     from robot.backends import open_backend, robot_factory
     from robot.config import Config
@@ -91,7 +80,7 @@ def run(jobs=JOBS, size=3, seed=SEED, out=sys.stdout):
             while (app.mode != "ready" or app.finished_runs < job) and time.monotonic() < deadline:
                 app.step()
                 time.sleep(0.01)
-            pss, rss = rollup_kb()
+            rss, pss = rss_pss_kb(os.getpid())
             row = {"job": job, "solved": app.view.last.startswith("solved"),
                    "pss_mb": round(pss / KB_PER_MB, 2), "rss_mb": round(rss / KB_PER_MB, 2),
                    "peak_rss_mb": round(status_kb("VmHWM") / KB_PER_MB, 2),
