@@ -13,8 +13,9 @@ bench/app_jobs.py) runs here under bench/memory.py (peak Pss summed over the
 process tree) and, when /work/shared/tools/armel-run and its chroot are
 there and we are root, under `armel-run measure` (guest_peak_pss_all_mb:
 Debian armel, the EV3's ABI, under qemu emulating an ARM926). Also prints
-the emulated/native wall-time ratio of each case (one input of the
-brick-time estimator, robot.brick_time). Writes the "brick-memory" section.
+the emulated and the native wall time of each case (their ratio is one
+input of the brick-time estimator, robot.brick_time; only on a quiet
+machine). Writes the "brick-memory" section.
 Held-out states: seeds HELD_OUT_SEED (4x4x4), not used by any test.
 
 Usage: python bench/brick.py [--seeds N] [--no-record]
