@@ -1,8 +1,8 @@
 """The resident app's memory over many jobs: N jobs in one app process.
 
 Opens the virtual brick as `cubebot run --virtual-brick` does (the real
-python-ev3dev2 on a fake sysfs, robot.backends.robot_factory, a
-RobotService and robot.app.App), presses ENTER, waits until the job is
+python-ev3dev2 on a fake sysfs, cubebot.robot.job.robots.robot_factory, a
+RobotService and cubebot.robot.ui.app.App), presses ENTER, waits until the job is
 over, and after each job prints one JSON line: the job number, whether it
 solved, the process's Pss and Rss now (MB, /proc/self/smaps_rollup) and its
 peak Rss during that job (VmHWM, reset before each job through
@@ -59,11 +59,11 @@ class Enter(object):
 
 def run(jobs=JOBS, size=3, seed=SEED, out=sys.stdout):
     from bench.memory import rss_pss_kb
-    from robot.app import App, Settings
-    from robot.backends import open_backend, robot_factory
-    from robot.config import Config
-    from robot.ev3.devices import RealClock
-    from robot.service import RobotService
+    from cubebot.robot.hw.ev3.devices import RealClock
+    from cubebot.robot.job.robots import open_backend, robot_factory
+    from cubebot.robot.job.service import RobotService
+    from cubebot.robot.machine.config import Config
+    from cubebot.robot.ui.app import App, Settings
     config = Config()
     rows = []
     with tempfile.TemporaryDirectory() as tmp, open_backend("virtual-brick", config, seed=seed) as opened:

@@ -14,7 +14,7 @@ process tree) and, when /work/shared/tools/armel-run and its chroot are
 there and we are root, under `armel-run measure` (guest_peak_pss_all_mb:
 Debian armel, the EV3's ABI, under qemu emulating an ARM926). Also prints
 the emulated and the native wall time of each case (their ratio is one
-input of the brick-time estimator, robot.brick_time; only on a quiet
+input of the brick-time estimator, cubebot.robot.job.brick_time; only on a quiet
 machine). Writes the "brick-memory" section.
 Held-out states: seeds HELD_OUT_SEED (4x4x4), not used by any test.
 
@@ -34,9 +34,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from bench.record import record  # noqa: E402
-from robot.pipeline import run_job  # noqa: E402
-from robot.sim.factory import make_sim_robot  # noqa: E402
-from robot.virtual_brick.robot import open_virtual_robot  # noqa: E402
+from cubebot.robot.job.pipeline import run_job  # noqa: E402
+from cubebot.robot.job.robots import make_sim_robot  # noqa: E402
+from cubebot.robot.job.robots import open_virtual_robot  # noqa: E402
 
 SEEDS = 10
 SIZES = (3, 2)
@@ -82,7 +82,7 @@ def armel_measure(argv):
 def held_out_file(name, size, seed, count):
     """A file bench/out/NAME of `count` random states (fixed seed); its path from ROOT."""
     import random
-    from solver.scramble import random_state
+    from cubebot.solver.scramble import random_state
     rng = random.Random(seed)
     rel = os.path.join("bench", "out", name)
     os.makedirs(os.path.join(ROOT, "bench", "out"), exist_ok=True)
@@ -94,7 +94,7 @@ def held_out_file(name, size, seed, count):
 def memory_cases(args):
     """(label, argv here, argv under emulation) of each case of the memory table."""
     import random
-    from solver.scramble import random_state
+    from cubebot.solver.scramble import random_state
     here = os.path.join(os.path.dirname(sys.executable), "cubebot")
     one = dict((n, random_state(n, random.Random(SMALL_SEED))) for n in (2, 3, 4))
     big = held_out_file("held4-{}.txt".format(args.batch), 4, HELD_OUT_SEED, args.batch)

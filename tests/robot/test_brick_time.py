@@ -1,14 +1,14 @@
-"""robot.brick_time: the estimate's arithmetic, its use in the job result and the report."""
+"""cubebot.robot.job.brick_time: the estimate's arithmetic, its use in the job result and the report."""
 
 import random
 
 import pytest
 
-from robot import brick_time
-from robot.commands.demo import report
-from robot.pipeline import run_job
-from robot.sim.factory import make_sim_robot, scramble
-from robot.sim.ideal_sensor import IdealSensorModel
+from cubebot.robot.cli.demo import report
+from cubebot.robot.hw.sim.ideal_sensor import IdealSensorModel
+from cubebot.robot.job import brick_time
+from cubebot.robot.job.pipeline import run_job
+from cubebot.robot.job.robots import make_sim_robot, scramble
 
 from .simfakes import inverse_solver, nearest_resolve
 
