@@ -106,7 +106,8 @@ def memory_cases(args):
     cases.append(("`cubebot demo --seed 1`", ["demo", "--seed", "1"], ["demo", "--seed", "1"]))
     cases.append(("`cubebot demo --virtual-brick --seed 1`", ["demo", "--virtual-brick", "--seed", "1"],
                   ["demo", "--virtual-brick", "--seed", "1"]))
-    rows = [(label, [here] + a, ["cubebot"] + b) for label, a, b in cases]
+    # in the chroot `python -m cubebot` (its installed console script may predate the checkout)
+    rows = [(label, [here] + a, ["python", "-m", "cubebot"] + b) for label, a, b in cases]
     app = os.path.join("bench", "app_jobs.py")
     rows.append(("resident app (virtual brick), 3x3x3 jobs in one process (here {}, emulated {})".format(
         args.app_jobs, args.armel_app_jobs), [sys.executable, app, "--jobs", str(args.app_jobs)],
