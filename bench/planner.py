@@ -11,7 +11,8 @@ solver returns several candidates; a row shows choose_fastest over them.
 
 What-if rows for the 3x3x3: the fastest of the solution and the ones that
 kociemba finds for the cube seen in K - 1 other orientations (of 24), with
-what the extra solves cost in compute on the brick (measured here x50).
+what the extra solves cost in compute on the brick (cubebot.robot.job.brick_time's range
+from the time measured here).
 
 Lower bounds per solution (cubebot.robot.plan.bound): no plan for the solution can be
 faster than the flip bound (twists + the fewest flips, table turns and
@@ -38,7 +39,7 @@ from cubebot.robot.machine import orientation  # noqa: E402
 from cubebot.robot.plan import routes
 from cubebot.robot.plan import planner as planner_mod  # noqa: E402
 from cubebot.robot.plan.bound import free_table_bound, lower_bound  # noqa: E402
-from cubebot.robot.job.pipeline import COMPUTE_FACTOR  # noqa: E402
+from cubebot.robot.job.brick_time import describe, estimate  # noqa: E402
 from cubebot.robot.machine.frames import rotation_path  # noqa: E402
 from cubebot.robot.machine.actions import FLIP, ROTATE, TWIST, counts  # noqa: E402
 from cubebot.robot.machine.config import Config  # noqa: E402
@@ -178,16 +179,19 @@ def fmt_size(n, result):
         row("ours + choose_fastest over the solver's candidates", rows["cand"])
     for k in sorted(what):
         # k - 1 more solves on the brick, from the measured time of one here
-        brick_s = mean(what_ms) / 1000.0 * COMPUTE_FACTOR * (k - 1)
+        brick = estimate(mean(what_ms) / 1000.0 * (k - 1))
         row("what-if: ours, fastest of this and kociemba's in %d more orientations "
-            "(+%.1f s compute on the brick)" % (k - 1, brick_s), what[k])
+            "(+%s compute on the brick)" % (k - 1, describe(brick)), what[k])
     for key in ("free-table bound", "flip bound"):
         if rows[key]:
             row("lower bound: %s (best possible)" % key, rows[key], bound_flips if key == "flip bound" else None)
     lines.append("")
     lines.append("Planning time per solution on this machine: median %.2f ms (mean %.2f) with the routes "
-                 "cached, median %.2f ms (mean %.2f) cold, routes built anew; x50 for the brick." % (
-                     median(plan_ms), mean(plan_ms), median(cold_ms), mean(cold_ms)))
+                 "cached, median %.2f ms (mean %.2f) cold, routes built anew; on the brick "
+                 "(cubebot.robot.job.brick_time) %s cached, %s cold." % (
+                     median(plan_ms), mean(plan_ms), median(cold_ms), mean(cold_ms),
+                     describe(estimate(median(plan_ms) / 1000.0)),
+                     describe(estimate(median(cold_ms) / 1000.0))))
     return "\n".join(lines)
 
 

@@ -2,8 +2,8 @@
 
 For seeds 0..199 of each size: scramble, scan (the synthetic sensor model, moderate noise),
 resolve, solve, plan, execute. Reports the mean and p95 of the estimated
-robot times (scan, compute on the brick = measured here x 50, turning,
-total), flips per solve, and our planner against the naive planner (the
+robot times (scan, compute on the brick = cubebot.robot.job.brick_time's central estimate
+from the CPU time here, with its range, turning, total), flips per solve, and our planner against the naive planner (the
 reference robot's fixed recipe) on the same solutions in the same time
 model. Writes the "robot" section of docs/benchmarks.md.
 
@@ -28,7 +28,8 @@ _record_module = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_record_module)
 record = _record_module.record
 
-from cubebot.robot.job.pipeline import COMPUTE_FACTOR, run_job  # noqa: E402
+from cubebot.robot.job import brick_time  # noqa: E402
+from cubebot.robot.job.pipeline import run_job  # noqa: E402
 from cubebot.robot.job.robots import make_sim_robot  # noqa: E402
 
 SEEDS = 200
@@ -70,10 +71,14 @@ def summarise(size, rows):
     lines = ["### {0}x{0}x{0}: {1} seeds, {2} solved".format(size, len(rows), len(solved)), ""]
     lines.append("| estimated robot time | mean | p95 |")
     lines.append("|---|---|---|")
-    for key, name in (("scan_seconds", "scan"), ("compute_seconds", "compute (here x{})".format(COMPUTE_FACTOR)),
+    for key, name in (("scan_seconds", "scan"), ("compute_seconds", "compute (brick estimate, central)"),
                       ("turn_seconds", "turning"), ("total_seconds", "total")):
         values = [r[key] for r in solved]
         lines.append("| {} | {:.1f} s | {:.1f} s |".format(name, mean(values), p95(values)))
+    for key, name in (("compute_range_seconds", "compute, brick range"), ("total_range_seconds", "total, brick range")):
+        low, high = [r[key][0] for r in solved], [r[key][1] for r in solved]
+        lines.append("| {} | {:.1f}-{:.1f} s | {:.1f}-{:.1f} s |".format(
+            name, mean(low), mean(high), p95(low), p95(high)))
     ours = [r["planned_seconds"] for r in solved]
     naive = [r["naive_seconds"] for r in solved]
     saving = 1.0 - sum(ours) / sum(naive)
@@ -129,9 +134,11 @@ def main(argv=None):
         "sensor model (robot/hw/sim/sensor_model.py, noise preset moderate, not fitted to real "
         "scans), resolve, solve, plan, execute on the simulated MINDCUB3R with the default config "
         "(docs/robot.md). Times are estimates for the real robot: motor moves from speeds "
-        "and angles plus settle_s, 10 ms per colour reading, compute measured here x{} (CPU time "
-        "of the process and the solver's child processes, cubebot.robot.job.pipeline.cpu_seconds: other load "
-        "on the machine inflates it less than wall-clock time).".format(args.seeds - 1, COMPUTE_FACTOR),
+        "and angles plus settle_s, 10 ms per colour reading, compute from the CPU time here (of the "
+        "process and the solver's child processes, cubebot.robot.job.pipeline.cpu_seconds: other load "
+        "on the machine inflates it less than wall-clock time) through the brick-time estimator "
+        "(cubebot.robot.job.brick_time: integer work x{:g}-{:g}, colour resolution as floating "
+        "point x{:g}-{:g}; docs/brick.md).".format(args.seeds - 1, *(brick_time.INT_FACTOR + brick_time.FLOAT_FACTOR)),
         ""]
     text = "\n".join(["## Robot (simulated MINDCUB3R)", ""] + head + sections + ["Summary:", ""]
                      + ["- " + v for v in verdicts])

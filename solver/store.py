@@ -18,7 +18,6 @@ checksum is `verify()`'s job (`cubebot tables verify`). Any problem raises
 TableError naming the table and `cubebot tables build`.
 """
 
-import hashlib
 import importlib
 import json
 import os
@@ -101,6 +100,7 @@ def save_manifest(entries, directory=None):
 
 def sha256_of(path):
     """Hex sha256 of a file, read in chunks."""
+    import hashlib           # here, not at the top: it maps libcrypto (MBs) into every solve
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         while True:

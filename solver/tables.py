@@ -25,7 +25,6 @@ import os
 import shutil
 import struct
 import sys
-import tempfile
 from array import array
 
 from cubebot.solver.errors import TableError
@@ -148,6 +147,7 @@ def write_atomic(path, chunks):
     The one atomic file write of cubebot: tables, manifests, settings,
     configuration and colour profiles all go through it.
     """
+    import tempfile          # here, not at the top: a solve only reads tables (it costs MBs)
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         os.makedirs(directory)

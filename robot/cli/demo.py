@@ -56,6 +56,14 @@ def _seconds(value):
     return "{:6.1f} s".format(value)
 
 
+def _range(result, key):
+    """'12.3-36.9 s' from KEY_range_seconds, else KEY_seconds alone."""
+    bounds = result.get(key + "_range_seconds")
+    if not bounds or bounds[1] - bounds[0] < 0.05:
+        return _seconds(result.get(key + "_seconds", 0.0)).strip()
+    return "{:.1f}-{:.1f} s".format(bounds[0], bounds[1])
+
+
 def report(result, color):
     """The human-readable report of a run result."""
     from cubebot.robot.machine import actions as act
@@ -73,8 +81,9 @@ def report(result, color):
         lines.append("solution ({} moves): {}".format(len(result["moves"]), " ".join(result["moves"])))
         lines.append("actions: " + ", ".join("{} {}".format(result["actions"][k], k) for k in act.KINDS))
     lines.append("estimated robot time: scan {}, compute {}, turning {}, total {}".format(
-        *[_seconds(result.get(k, 0.0)).strip() for k in
-          ("scan_seconds", "compute_seconds", "turn_seconds", "total_seconds")]))
+        _seconds(result.get("scan_seconds", 0.0)).strip(),
+        _range(result, "compute"), _seconds(result.get("turn_seconds", 0.0)).strip(),
+        _range(result, "total")))
     if result.get("naive_seconds"):
         lines.append("turning as planned {}; the naive planner would take {}".format(
             _seconds(result["planned_seconds"]).strip(), _seconds(result["naive_seconds"]).strip()))

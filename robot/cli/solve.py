@@ -39,8 +39,9 @@ def register(subparsers):
     parser.add_argument("--metric", choices=("htm", "qtm"), default="htm",
                         help="count moves as half turns (htm, default) or quarter turns (qtm)")
     parser.add_argument("--budget", type=arg_seconds(0, _max_budget_s()), default=None, metavar="S",
-                        help="search this many seconds for shorter solutions (3x3x3; the "
-                             "4x4x4's 3x3x3 finish, default 1; at most {:g})".format(_max_budget_s()))
+                        help="search this many seconds for shorter solutions (3x3x3; the 4x4x4 tries "
+                             "the views of its 3x3x3 finish within S s, default all six; at most {:g})".format(
+                                 _max_budget_s()))
     parser.add_argument("--json", action="store_true", help="print a JSON object")
     parser.add_argument("--batch", metavar="FILE", default=None,
                         help="solve one state per line of FILE (- for stdin), JSON lines out; "

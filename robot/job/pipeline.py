@@ -4,10 +4,15 @@
 `cubebot demo --json` object:
   solved, size, moves (list of str), flips, actions ({kind: count}),
   scan_seconds (homing + scanning, robot clock), compute_seconds (resolve +
-  solve + plan measured here x robot.compute_factor, standing for the brick;
-  measured as CPU time, of this process and of the solver's reaped child
-  processes, so that other load on the machine does not inflate it, and a
-  search spread over several cores counts as it would on the brick's one),
+  solve + plan as the brick would take them: robot.brick_time, by default
+  cubebot.robot.job.brick_time.estimate, maps the CPU time measured here to a range of
+  brick seconds, colour resolution weighted as floating point and solve +
+  plan as integer work; compute_seconds is the range's central value and
+  compute_range_seconds [low, high] the range; on the real brick the
+  measured time itself. CPU time, of this process and of the solver's
+  reaped child processes, so that other load on the machine does not
+  inflate it, and a search spread over several cores counts as it would on
+  the brick's one), total_range_seconds the total with that range,
   turn_seconds (executing, robot clock), total_seconds, state (the scanned
   facelets), rescans, planned_seconds and naive_seconds (the plan's and the
   naive planner's estimates in the same time model);
@@ -19,10 +24,9 @@ move_progress, finished.
 import time
 
 from cubebot.robot.errors import RobotError, check_stop
+from cubebot.robot.job import brick_time as bt
 from cubebot.robot.job.executor import Executor
 from cubebot.robot.machine.timing import AWAY, TimeModel
-
-COMPUTE_FACTOR = 50          # the brick is about this much slower than a PC
 
 
 class Robot(object):
@@ -31,12 +35,12 @@ class Robot(object):
     object of the last scan's raw readings. profile: a colour profile
     (cubebot.robot.colour.profile, from `cubebot calibrate`) or None for the defaults."""
 
-    def __init__(self, mechanism, world=None, compute_factor=COMPUTE_FACTOR, debug=False, profile=None):
+    def __init__(self, mechanism, world=None, brick_time=bt.estimate, debug=False, profile=None):
         self.mechanism = mechanism
         self.profile = profile
         self.config = mechanism.config
         self.world = world
-        self.compute_factor = compute_factor
+        self.brick_time = brick_time          # (int_s, float_s) -> brick_time.BrickTime
         self.debug = debug
         self.last_scan = None
         self.last_readings = None
@@ -135,7 +139,8 @@ def run_job(robot, size, emit=None, stop=None, budget=None, solve=None, resolve=
     check_stop(stop)
     emit("state", {"state": "solving"})
     plan, naive, moves, compute = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
-    compute_s = (compute + resolve_s) * robot.compute_factor
+    brick = robot.brick_time(compute, resolve_s)
+    compute_s = brick.central
     emit("solution", {"moves": moves, "state": scan.state})
     check_stop(stop)
     emit("state", {"state": "turning"})
@@ -151,6 +156,9 @@ def run_job(robot, size, emit=None, stop=None, budget=None, solve=None, resolve=
         "solved": bool(solved), "moves": moves, "flips": tally["flip"], "actions": tally,
         "compute_seconds": round(compute_s, 3), "turn_seconds": round(turn_s, 3),
         "total_seconds": round(scan_s + compute_s + turn_s, 3),
+        "compute_range_seconds": [round(brick.low, 3), round(brick.high, 3)],
+        "total_range_seconds": [round(scan_s + brick.low + turn_s, 3),
+                                round(scan_s + brick.high + turn_s, 3)],
         "planned_seconds": round(plan.seconds, 3), "naive_seconds": round(naive.seconds, 3),
         "naive_flips": counts(naive.actions)["flip"],
     })

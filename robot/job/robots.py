@@ -158,7 +158,9 @@ def robot_factory(opened, config, first_seed=0, profile=None, noise=SIM_NOISE, d
 
     def make_robot(size, seed):
         if opened.world is None:
-            return Robot(Mechanism(opened.hw, config), profile=profile, debug=debug)
+            from cubebot.robot.job.brick_time import on_the_brick   # measured on the brick: no estimate
+            return Robot(Mechanism(opened.hw, config), brick_time=on_the_brick, profile=profile,
+                         debug=debug)
         if seed is None:
             seed = seeds[0]
             seeds[0] += 1

@@ -150,6 +150,38 @@ def test_seeded_random_states_are_solved(tables_dir, seed):
     assert set(result.stages) >= set(solve4.STAGES)
 
 
+def test_a_solve_forks_nothing_and_unmaps_every_table(tables_dir, monkeypatch):
+    import os
+    from cubebot.solver import store
+    from cubebot.solver.solve4.reduce import Reducer
+
+    def no_fork():
+        raise AssertionError("the 4x4x4 solve forked a child")
+
+    opened = []
+
+    def recording(opener):
+        def open_table(*args, **kwargs):
+            table = opener(*args, **kwargs)
+            opened.append(table)
+            return table
+        return open_table
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    monkeypatch.setattr(store, "open_dense", recording(store.open_dense))
+    monkeypatch.setattr(store, "open_words", recording(store.open_words))
+    reducer = Reducer(tables_dir)
+    state = scramble.random_state(N, seeded(1616))
+    result = reducer.solve(state)
+    check_solves(state, result.candidates[0])
+    assert len(opened) >= 10                   # every stage's tables were read ...
+    assert all(t.mm.closed for t in opened)    # ... and unmapped by the end
+    # a released group opens again on use
+    assert reducer.pairs.ut[0] is not None and not reducer._groups["pairs"][1][0].mm.closed
+    reducer.release()
+    assert reducer._groups == {}
+
+
 def test_node_count_is_per_solve(tables_dir):
     from cubebot.solver.solve4.reduce import Reducer
     reducer = Reducer(tables_dir)
