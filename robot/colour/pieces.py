@@ -18,17 +18,12 @@ between:
 
 from collections import namedtuple
 
-from cubebot.solver.cubies import corner_facelets, edge_facelets
+from cubebot.solver.cubies import corner_facelets, cubie_of, edge_facelets, edge_wings
 from cubebot.solver.facelets import FACES, NORMALS, geometry
 
 Orbits = namedtuple("Orbits", ["corners", "edges", "wings", "centres", "fixed"])
 
 _CACHE = {}
-
-
-def _cubie(position, n):
-    """The doubled-unit position of the cubie that carries a facelet."""
-    return tuple(c - 1 if c == n else (c + 1 if c == -n else c) for c in position)
 
 
 def _face_of(index, n):
@@ -53,25 +48,27 @@ def _build(n):
     geo = geometry(n)
     groups = {}
     for index, pos in enumerate(geo.positions):
-        groups.setdefault(_cubie(pos, n), []).append(index)
-    wings, centres = {}, {}
+        groups.setdefault(cubie_of(pos, n), []).append(index)
     mid = (n * n) // 2
     fixed = tuple(k * n * n + mid for k in range(6)) if n % 2 else ()
+    centres = {}
     for cubie in sorted(groups):
-        members = sorted(groups[cubie])
-        if len(members) == 2:
-            axis_offset = [abs(c) for c in cubie if abs(c) != n - 1][0]
-            if axis_offset:
-                wings.setdefault(axis_offset, []).append(_wing_order(members, cubie, n))
-        elif len(members) == 1 and members[0] not in fixed:
+        members = groups[cubie]
+        if len(members) == 1 and members[0] not in fixed:
             index = members[0]
             normal = NORMALS[_face_of(index, n)]
             plane = sorted(abs(c) for c, m in zip(geo.positions[index], normal) if m == 0)
             centres.setdefault(tuple(plane), []).append(index)
+    wings = {}
+    for pairs in (edge_wings(n) if n >= 4 else []):
+        for pair in pairs:
+            cubie = cubie_of(geo.positions[pair[0]], n)
+            offset = [abs(c) for c in cubie if abs(c) != n - 1][0]
+            wings.setdefault(offset, []).append((cubie, _wing_order(pair, cubie, n)))
     return Orbits(
         corners=corner_facelets(n),
         edges=edge_facelets(n) if n % 2 else [],
-        wings=[wings[k] for k in sorted(wings)],
+        wings=[[pair for _, pair in sorted(wings[k])] for k in sorted(wings)],
         centres=[centres[k] for k in sorted(centres)],
         fixed=fixed,
     )

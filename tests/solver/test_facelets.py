@@ -48,3 +48,39 @@ def test_centre_labels_and_duplicate_centres():
     dup[13] = "U"
     with pytest.raises(InvalidCube, match="centres of U and R"):
         F.centre_labels("".join(dup), 3)
+
+
+def test_edge_wings_are_the_wing_cubies_of_every_size():
+    from cubebot.solver.cubies import EDGE_NAMES, cubie_of, edge_wings
+    for n in range(4, 8):
+        geo = F.geometry(n)
+        pairs = [pair for edge in edge_wings(n) for pair in edge]
+        assert len(pairs) == 12 * (n - 2 - n % 2)
+        assert len(set(i for pair in pairs for i in pair)) == 2 * len(pairs)
+        for edge, name in zip(edge_wings(n), EDGE_NAMES):
+            for a, b in edge:
+                assert cubie_of(geo.positions[a], n) == cubie_of(geo.positions[b], n)
+                assert (F.FACES[a // (n * n)], F.FACES[b // (n * n)]) == (name[0], name[1])
+
+
+def test_edge_wings_of_the_4x4x4_by_hand():
+    """The 4x4x4 wing pairs written out from the net (row, column on each face)."""
+    from cubebot.solver.cubies import edge_wings
+    last = 3
+    spots = [
+        [(("U", r, last), ("R", 0, last - r)) for r in (1, 2)],
+        [(("U", last, c), ("F", 0, c)) for c in (1, 2)],
+        [(("U", r, 0), ("L", 0, r)) for r in (1, 2)],
+        [(("U", 0, c), ("B", 0, last - c)) for c in (1, 2)],
+        [(("D", r, last), ("R", last, r)) for r in (1, 2)],
+        [(("D", 0, c), ("F", last, c)) for c in (1, 2)],
+        [(("D", r, 0), ("L", last, last - r)) for r in (1, 2)],
+        [(("D", last, c), ("B", last, last - c)) for c in (1, 2)],
+        [(("F", r, last), ("R", r, 0)) for r in (1, 2)],
+        [(("F", r, 0), ("L", r, last)) for r in (1, 2)],
+        [(("B", r, last), ("L", r, 0)) for r in (1, 2)],
+        [(("B", r, 0), ("R", r, last)) for r in (1, 2)],
+    ]
+    want = [[(F.face_index(a[0], a[1], a[2], 4), F.face_index(b[0], b[1], b[2], 4)) for a, b in edge]
+            for edge in spots]
+    assert edge_wings(4) == want
