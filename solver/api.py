@@ -28,7 +28,7 @@ from .moves import METRICS, apply, count, format_moves
 Solution = namedtuple("Solution", ["moves", "length", "metric", "seconds", "candidates"])
 
 # size -> engine module (imported on first use). Sizes 4.. are added by their engines.
-ENGINES = {2: "solver.solve2", 3: "solver.solve3", 4: "solver.solve4"}
+ENGINES = {2: "solver.solve2", 3: "solver.solve3", 4: "solver.solve4", 5: "solver.solve5"}
 
 
 def engine(size):

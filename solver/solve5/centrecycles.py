@@ -1,0 +1,124 @@
+"""Centre 3-cycles: the centre stage's last step, and the table 5x5-centre-cycles.
+
+For every 3-cycle of the 24 X-centre slots, and of the 24 T-centre slots
+(a -> b -> c, 2 x 4,048), a short move sequence that does exactly that and
+moves nothing else. Each is a commutator [a b a', Q] (a an inner slice or a
+wide turn, b and Q outer turns or inner slices) that the build found to be a pure centre
+3-cycle, conjugated by setup moves (edges.conjugates).
+
+`CentreCycles.solve(lettered)` then solves the centres greedily: each step
+takes the 3-cycle that puts the most centre facelets on their own face
+(up to three), the shortest of those. Centre pieces of one colour are alike,
+so it ends when every X- and T-centre shows its face's colour.
+"""
+
+from ..errors import TableError
+from ..facelets import FACES
+from ..moves import Move, invert, permutation
+from .edges import _compose, _turns, conjugates, cycle_key, decode, pure_cycle, write_cycles
+from .model import ALL_MOVES, N, N_SLOTS, T_CENTRES, X_CENTRES, slot_perm
+
+TABLE = "5x5-centre-cycles"
+ORBITS = (X_CENTRES, T_CENTRES)
+ORBIT_KEYS = N_SLOTS ** 3      # key = orbit * ORBIT_KEYS + cycle_key
+
+
+def _slot_map(slots):
+    def map_of(move):
+        perm = slot_perm(move, slots)          # new[k] = old[perm[k]]
+        result = [0] * len(slots)
+        for k, j in enumerate(perm):
+            result[j] = k
+        return tuple(result)
+    return map_of
+
+
+def base_cycles(slots):
+    """{cycle key: ((a, b, c), shortest commutator)} of one orbit."""
+    pieces = tuple((f,) for f in slots)
+    inner = [Move(f, 2, 2, t) for f in FACES for t in (1, 2, 3)]
+    outer = [m for m in ALL_MOVES if m.last == 1]
+    best = {}
+    for a in inner + [m for m in ALL_MOVES if m.last == 2]:
+        for b in outer + inner:
+            if b.face == a.face:
+                continue
+            p = [a, b] + invert([a])
+            for q in outer + inner:
+                seq = p + [q] + invert(p) + invert([q])
+                cyc = pure_cycle(_compose([permutation(m, N) for m in seq]), pieces)
+                if cyc is None:
+                    continue
+                moves = _turns(seq)
+                key = cycle_key(*cyc)
+                if key not in best or len(moves) < len(best[key][1]):
+                    best[key] = (cyc, moves)
+    return best
+
+
+def build(path, progress=None):
+    """Write 5x5-centre-cycles (records key -> moves, as 5x5-wing-cycles)."""
+    cycles = {}
+    for k, slots in enumerate(ORBITS):
+        found = conjugates(list(base_cycles(slots).values()), _slot_map(slots))
+        if progress:
+            progress("{} 3-cycles of {}-centres".format(len(found), "XT"[k]))
+        for key, moves in found.items():
+            cycles[k * ORBIT_KEYS + key] = moves
+    write_cycles(path, cycles)
+
+
+class CentreCycles(object):
+    """Solves the centres of a lettered 5x5x5 by table 3-cycles."""
+
+    def __init__(self, table):
+        self.table = table
+        self.face_of = tuple(tuple(FACES[f // (N * N)] for f in slots) for slots in ORBITS)
+
+    def cycle(self, orbit, a, b, c):
+        value = self.table.get(orbit * ORBIT_KEYS + cycle_key(a, b, c))
+        if value is None:
+            raise TableError("table {} has no centre cycle {}->{}->{}: run `cubebot tables build "
+                             "--size 5`".format(TABLE, a, b, c))
+        return decode(value)
+
+    def _step(self, orbit, shown):
+        """(placed, moves, (a, b, c)) of the best 3-cycle of one orbit, or None if solved."""
+        face = self.face_of[orbit]
+        wrong = [s for s in range(N_SLOTS) if shown[s] != face[s]]
+        if not wrong:
+            return None
+        best = None
+        for a in wrong:
+            for b in wrong:
+                if b == a:
+                    continue
+                gain_ab = shown[a] == face[b]
+                for c in range(N_SLOTS):       # c may be a solved slot (two wrong left)
+                    if c == a or c == b:
+                        continue
+                    placed = gain_ab + (shown[b] == face[c]) + (shown[c] == face[a])
+                    if best is None or placed > best[0]:
+                        best = (placed, [(a, b, c)])
+                    elif placed == best[0] and len(best[1]) < CHOICES:
+                        best[1].append((a, b, c))
+        options = [(len(self.cycle(orbit, *cyc)), cyc) for cyc in best[1]]
+        length, cyc = min(options)
+        return best[0], self.cycle(orbit, *cyc), cyc
+
+    def solve(self, lettered):
+        """Moves that solve the centres (nothing else moves)."""
+        shown = [list(lettered[f] for f in slots) for slots in ORBITS]
+        solution = []
+        while True:
+            steps = [(self._step(k, shown[k]), k) for k in range(len(ORBITS))]
+            steps = [(s, k) for s, k in steps if s is not None]
+            if not steps:
+                return solution
+            (placed, moves, (a, b, c)), k = max(steps, key=lambda sk: (sk[0][0], -len(sk[0][1])))
+            solution += moves
+            col = shown[k]
+            col[b], col[c], col[a] = col[a], col[b], col[c]
+
+
+CHOICES = 40                   # 3-cycles of the best gain compared by length, per step

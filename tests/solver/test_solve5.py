@@ -1,0 +1,156 @@
+"""The 5x5x5 reduction solver: solutions applied back, each stage alone, parity, bad tables."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from solver import api, facelets, moves, scramble, solve5, store
+from solver.errors import InvalidCube, TableError
+from solver.solve5 import centrecycles, edges, model, reduce
+from .cubes import check_solves, disguise, seeded
+
+N = 5
+
+
+def solved():
+    return facelets.solved(N)
+
+
+def _reducer():
+    return reduce.Reducer()
+
+
+@pytest.mark.parametrize("seed", [51, 52])
+def test_seeded_random_states_are_solved(tables_dir, seed):
+    state = disguise(scramble.random_state(N, seeded(seed)), seeded(seed + 100))
+    solution = api.solve(state, metric="obtm")
+    check_solves(state, solution.moves)
+    assert all(m.first == 1 and m.last in (1, 2) for m in solution.moves)   # outer and wide turns
+    assert solution.length == moves.count(solution.moves, "obtm")
+
+
+def test_a_state_a_few_moves_from_solved(tables_dir):
+    state = moves.apply(solved(), "Rw U' Fw2 D")
+    result = solve5.solve_stages(state)
+    check_solves(state, result.candidates[0])
+
+
+def test_solved_cube_needs_no_moves(tables_dir):
+    assert solve5.solve(solved())[0] == []
+
+
+@pytest.mark.parametrize("turn, parity", [("Rw", 1), ("Rw2", 0), ("Uw Fw", 0), ("Uw Fw Lw'", 1)])
+def test_parity_cases(tables_dir, turn, parity):
+    # an odd wing permutation takes the parity move first, an even one does not
+    state = moves.apply(solved(), turn)
+    red = _reducer()
+    assert reduce.wing_parity(state, red.edges.wings) == parity
+    result = red.solve(state)
+    assert result.stages["parity"] == ([reduce.PARITY_MOVE] if parity else [])
+    check_solves(state, result.candidates[0])
+
+
+def test_last_two_tredges_parity_case_is_paired_without_an_appended_algorithm(tables_dir):
+    # two wings of one edge swapped (the "flipped tredge" a human reaches last): an odd
+    # wing permutation with centres solved
+    red = _reducer()
+    for turns in ("Rw U2 Rw' U2", "Rw U Rw'", "Lw' D Lw"):
+        state = moves.apply(solved(), turns)
+        result = red.solve(state)
+        check_solves(state, result.candidates[0])
+
+
+def test_centre_stage_alone_moves_only_centres(tables_dir):
+    red = _reducer()
+    # centres scrambled by pure centre 3-cycles: everything else is solved
+    table = red.centres
+    rng = seeded(7)
+    state = solved()
+    for _ in range(6):
+        a, b, c = rng.sample(range(model.N_SLOTS), 3)
+        state = moves.apply(state, table.cycle(rng.randrange(2), a, b, c), N)
+    solution = table.solve(state)
+    after = moves.apply(state, solution, N)
+    assert facelets.is_solved(after, N)
+
+
+def test_edge_stage_alone_pairs_every_wing(tables_dir):
+    red = _reducer()
+    rng = seeded(8)
+    state = solved()
+    for _ in range(5):
+        a, b, c = rng.sample(range(model.N_WINGS), 3)
+        state = moves.apply(state, red.edges.cycle(a, b, c), N)
+    state = moves.apply(state, "R U F' L2 D B", N)          # and the 3x3x3 part turned
+    solution = red.edges.solve(state)
+    after = moves.apply(state, solution, N)
+    assert red.edges.wings.dest(after) == list(range(model.N_WINGS))
+    # nothing but wings moved: centres and the 3x3x3 part as before
+    assert model.colours(after, model.X_CENTRES + model.T_CENTRES) == \
+        model.colours(state, model.X_CENTRES + model.T_CENTRES)
+    assert reduce.to_3x3(after) == reduce.to_3x3(state)
+
+
+def test_every_table_cycle_is_a_pure_three_cycle(tables_dir):
+    red = _reducer()
+    rng = seeded(9)
+    ident = tuple(range(6 * N * N))
+    for _ in range(30):
+        a, b, c = rng.sample(range(model.N_WINGS), 3)
+        perm = edges._compose([moves.permutation(m, N) for m in red.edges.cycle(a, b, c)])
+        assert edges.pure_cycle(perm, model.WINGS) in ((a, b, c), (b, c, a), (c, a, b))
+        k = rng.randrange(2)
+        slots = centrecycles.ORBITS[k]
+        perm = edges._compose([moves.permutation(m, N) for m in red.centres.cycle(k, a, b, c)])
+        assert edges.pure_cycle(perm, tuple((f,) for f in slots)) in ((a, b, c), (b, c, a), (c, a, b))
+    assert ident
+
+
+def test_finish_stage_alone_on_a_reduced_cube(tables_dir):
+    state = moves.apply(solved(), "R U F' L2 D B R' U2")
+    result = _reducer().solve(state)
+    assert result.stages["centres"] == [] and result.stages["edges"] == []
+    check_solves(state, result.candidates[0])
+
+
+def test_impossible_cubes_are_rejected(tables_dir):
+    state = list(solved())
+    i, j = facelets.face_index("U", 1, 1, N), facelets.face_index("U", 1, 2, N)   # X and T
+    state[i], state[j] = "R", "U"
+    k = facelets.face_index("R", 1, 2, N)
+    state[k] = "U"
+    with pytest.raises(InvalidCube):
+        api.solve("".join(state))
+
+
+def _copy_tables(src, dst):
+    for name in os.listdir(src):
+        shutil.copy(os.path.join(src, name), os.path.join(dst, name))
+
+
+def _cli_solve(directory, state):
+    env = dict(os.environ, CUBEBOT_TABLES=directory)
+    return subprocess.run([sys.executable, "-c", "import sys; from robot.cli import main; "
+                           "sys.exit(main(['solve', '--size', '5', sys.argv[1]]))", state],
+                          env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_a_bad_5x5x5_table_is_one_line_and_exit_2(tables_dir, tmp_path, damage):
+    _copy_tables(tables_dir, str(tmp_path))
+    path = store.table_path(edges.TABLE, str(tmp_path))
+    if damage == "missing":
+        os.remove(path)
+    else:
+        with open(path, "r+b") as f:
+            f.truncate(os.path.getsize(path) - 7)
+    state = moves.apply(solved(), "Rw U Fw'")
+    proc = _cli_solve(str(tmp_path), state)
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert edges.TABLE in proc.stderr
+    with pytest.raises(TableError):
+        reduce.Reducer(str(tmp_path))
