@@ -1,7 +1,8 @@
 """The 5x5x5 solver: reduction to a 3x3x3 by 3-cycles from on-disk tables.
 
 Stages (see docs/solver5.md and reduce.py):
-  1. parity   a wide quarter turn if the wing permutation is odd
+  1. beam     single turns that put centres home cheaply (beam.CentreBeam),
+              ending with an even wing permutation
   2. centres  every X- and T-centre home by 3-cycles   (centrecycles.CentreCycles)
   3. edges    every wing paired with its midge         (edges.EdgeStage)
   4. 3x3x3    the reduced cube solved by solver.solve3
@@ -15,7 +16,7 @@ solve_stages(state, budget) also returns the moves of each stage.
 
 from collections import namedtuple
 
-STAGES = ("parity", "centres", "edges", "3x3x3")
+STAGES = ("beam", "centres", "edges", "3x3x3")
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 

@@ -1,8 +1,10 @@
 """The 5x5x5 solver with its tables open: Reducer(directory).solve(state, budget).
 
 Stages (see docs/solver5.md):
-  parity   one wide quarter turn if the wing permutation is odd, so that
-           the wings can later be paired by 3-cycles (no tredge parity)
+  beam     single turns chosen by a bounded beam search (beam.py) that put
+           many centre pieces home; it ends with an even wing permutation,
+           or one wide quarter turn (PARITY_MOVE) is added, so that the
+           wings can be paired by 3-cycles later (no tredge parity)
   centres  every X- and T-centre home, by table 3-cycles (centrecycles)
   edges    every wing next to its midge, by table 3-cycles (edges)
   3x3x3    the reduced cube, by solver.solve3
@@ -16,6 +18,7 @@ from ..facelets import FACES, centre_labels, face_index, relabel
 from ..moves import Move, apply, count, simplify
 from ..solve4.model import permutation_parity
 from . import STAGES, Result
+from .beam import CentreBeam
 from .centrecycles import TABLE as CENTRE_TABLE, CentreCycles
 from .edges import TABLE as WING_TABLE, EdgeStage
 from .model import N, T_CENTRES, WINGS, X_CENTRES, colours
@@ -64,11 +67,16 @@ class Reducer(object):
     def __init__(self, directory=None):
         self.centres = CentreCycles(store.open_records(CENTRE_TABLE, directory))
         self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
+        self.beam = CentreBeam()
 
     def solve(self, state, budget=None):
         cube = label(state)
-        parts = [[PARITY_MOVE] if wing_parity(cube, self.edges.wings) else []]
+        parity = wing_parity(cube, self.edges.wings)
+        parts = [self.beam.solve(cube, parity)]
         cube = apply(cube, parts[-1], N)
+        if wing_parity(cube, self.edges.wings):
+            parts[-1] = parts[-1] + [PARITY_MOVE]
+            cube = apply(cube, [PARITY_MOVE], N)
         parts.append(self.centres.solve(cube))
         cube = apply(cube, parts[-1], N)
         parts.append(self.edges.solve(cube))
