@@ -1,9 +1,12 @@
 """The 5x5x5 reduction solver: solutions applied back, each stage alone, parity, bad tables."""
 
+import io
+import json
 import os
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stdout
 
 import pytest
 
@@ -169,3 +172,30 @@ def test_a_bad_5x5x5_table_is_one_line_and_exit_2(tables_dir, tmp_path, damage):
     assert edges.TABLE in proc.stderr
     with pytest.raises(TableError):
         reduce.Reducer(str(tmp_path))
+
+
+def test_a_5x5x5_scan_through_colors_then_solved(tables_dir, tmp_path):
+    # the robot's path: a (simulated sensor) scan of a 5x5x5, `cubebot colors`, then a solve
+    from robot.cli import main as cli
+    from robot.scanfile import dump_scan
+    from tests.robot.colors_support import same_cube, scan_of
+    state = scramble.random_state(N, seeded(71))
+    path = tmp_path / "scan.json"
+    path.write_text(json.dumps(dump_scan(scan_of(state, N, 5, "low"), N)))
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli(["colors", str(path)]) == 0
+    resolved = out.getvalue().strip()
+    assert same_cube(resolved, state)
+    solution = api.solve(resolved, size=N)
+    check_solves(resolved, solution.moves)
+
+
+def test_the_link_solves_a_5x5x5(tables_dir):
+    from robot.link.protocol import Dispatcher
+    from robot.service import RobotService
+    state = scramble.random_state(N, seeded(72))
+    reply = Dispatcher(RobotService(make_robot=None), "test").handle(
+        {"id": 1, "cmd": "solve", "state": state})
+    assert reply["ok"], reply
+    check_solves(state, moves.parse(reply["result"]["moves"]))
