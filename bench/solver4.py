@@ -59,24 +59,31 @@ def main():
     run(args.n, args.rss, not args.no_record)
 
 
-def run(n, rss_states=3, record_it=True):
-    """Solve n seeded random states, print and (optionally) record the table; returns its text."""
-    cubes = states(n)
+def solve_each(cubes, engine):
+    """Solve every state with engine.solve_stages, check each solution, print a line per
+    state; returns (OBTM lengths, seconds, {stage: moves per state})."""
     lengths, seconds = [], []
-    per_stage = dict((name, []) for name in solve4.STAGES)
+    per_stage = dict((name, []) for name in engine.STAGES)
     for k, state in enumerate(cubes):
         t = time.perf_counter()
-        result = solve4.solve_stages(state)
+        result = engine.solve_stages(state)
         seconds.append(time.perf_counter() - t)
         best = result.candidates[0]
         if not facelets.is_solved(moves.apply(state, best)):
             raise SystemExit("state {} not solved: {}".format(k, state))
         lengths.append(moves.count(best, "obtm"))
-        for name in solve4.STAGES:
+        for name in engine.STAGES:
             per_stage[name].append(len(result.stages.get(name, [])))
         print("{:3d} {:3d} moves {:6.2f} s {}".format(
             k, lengths[-1], seconds[-1],
-            " ".join("{}={}".format(n, per_stage[n][-1]) for n in solve4.STAGES)), flush=True)
+            " ".join("{}={}".format(s, per_stage[s][-1]) for s in engine.STAGES)), flush=True)
+    return lengths, seconds, per_stage
+
+
+def run(n, rss_states=3, record_it=True):
+    """Solve n seeded random states, print and (optionally) record the table; returns its text."""
+    cubes = states(n)
+    lengths, seconds, per_stage = solve_each(cubes, solve4)
     rss_states = min(rss_states, len(cubes))
     rss = peak_rss_mb(cubes[:rss_states])
     table_bytes = sum(os.path.getsize(store.table_path(name)) for name in catalog.names(size=4))

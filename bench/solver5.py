@@ -25,8 +25,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
-from bench.solver4 import peak_rss_mb, pct  # noqa: E402
-from solver import catalog, facelets, moves, scramble, solve5, store  # noqa: E402
+from bench.solver4 import peak_rss_mb, pct, solve_each  # noqa: E402
+from solver import catalog, scramble, solve5, store  # noqa: E402
 
 SEED = 5555
 RSS_STATES = 50                 # states solved by `cubebot solve` for the peak RSS
@@ -52,21 +52,7 @@ def build_seconds():
 def run(n, rss_states=RSS_STATES, record_it=True, build=True):
     """Solve n seeded random states, print and (optionally) record the table; returns its text."""
     cubes = states(n)
-    lengths, seconds = [], []
-    per_stage = dict((name, []) for name in solve5.STAGES)
-    for k, state in enumerate(cubes):
-        t = time.perf_counter()
-        result = solve5.solve_stages(state)
-        seconds.append(time.perf_counter() - t)
-        best = result.candidates[0]
-        if not facelets.is_solved(moves.apply(state, best)):
-            raise SystemExit("state {} not solved: {}".format(k, state))
-        lengths.append(moves.count(best, "obtm"))
-        for name in solve5.STAGES:
-            per_stage[name].append(len(result.stages.get(name, [])))
-        print("{:3d} {:3d} moves {:6.2f} s {}".format(
-            k, lengths[-1], seconds[-1],
-            " ".join("{}={}".format(s, per_stage[s][-1]) for s in solve5.STAGES)), flush=True)
+    lengths, seconds, per_stage = solve_each(cubes, solve5)
     rss_states = min(rss_states, len(cubes))
     rss = peak_rss_mb(cubes[:rss_states])
     names = catalog.names(size=5)

@@ -14,8 +14,8 @@ so it ends when every X- and T-centre shows its face's colour.
 
 from ..errors import TableError
 from ..facelets import FACES
-from ..moves import Move, invert, permutation
-from .edges import _compose, _turns, conjugates, cycle_key, decode, pure_cycle, write_cycles
+from ..moves import Move, invert
+from .edges import conjugates, cycle_key, decode, shortest_pure, write_cycles
 from .model import ALL_MOVES, N, N_SLOTS, T_CENTRES, X_CENTRES, slot_perm
 
 TABLE = "5x5-centre-cycles"
@@ -38,22 +38,15 @@ def base_cycles(slots):
     pieces = tuple((f,) for f in slots)
     inner = [Move(f, 2, 2, t) for f in FACES for t in (1, 2, 3)]
     outer = [m for m in ALL_MOVES if m.last == 1]
-    best = {}
-    for a in inner + [m for m in ALL_MOVES if m.last == 2]:
-        for b in outer + inner:
-            if b.face == a.face:
-                continue
-            p = [a, b] + invert([a])
-            for q in outer + inner:
-                seq = p + [q] + invert(p) + invert([q])
-                cyc = pure_cycle(_compose([permutation(m, N) for m in seq]), pieces)
-                if cyc is None:
-                    continue
-                moves = _turns(seq)
-                key = cycle_key(*cyc)
-                if key not in best or len(moves) < len(best[key][1]):
-                    best[key] = (cyc, moves)
-    return best
+
+    def commutators():
+        for a in inner + [m for m in ALL_MOVES if m.last == 2]:
+            for b in outer + inner:
+                if b.face != a.face:
+                    p = [a, b] + invert([a])
+                    for q in outer + inner:
+                        yield p + [q] + invert(p) + invert([q])
+    return shortest_pure(commutators(), pieces)
 
 
 def build(path, progress=None):

@@ -76,24 +76,32 @@ def pure_cycle(perm, pieces):
 
 
 def base_cycles():
-    """{cycle key: shortest commutator} over [A, X Y X'] (see the module docstring)."""
+    """{cycle key: ((a, b, c), shortest commutator)} over [A, X Y X'] (see the module docstring)."""
     slices = [Move(f, 2, 2, t) for f in FACES for t in (1, 2, 3)]
     outer = [m for m in ALL_MOVES if m.last == 1]
+
+    def commutators():
+        for a in list(ALL_MOVES) + slices:
+            for x in outer:
+                for y in outer:
+                    if y.face != x.face:
+                        b = [x, y, Move(x.face, 1, 1, 4 - x.turns)]
+                        yield [a] + b + invert([a]) + invert(b)
+    return shortest_pure(commutators(), WINGS)
+
+
+def shortest_pure(sequences, pieces):
+    """{cycle key: ((a, b, c), moves)}: of the move sequences that are pure 3-cycles of
+    these pieces (pure_cycle), the shortest for each cycle, as outer and wide turns."""
     best = {}
-    for a in list(ALL_MOVES) + slices:
-        for x in outer:
-            for y in outer:
-                if y.face == x.face:
-                    continue
-                b = [x, y, Move(x.face, 1, 1, 4 - x.turns)]
-                seq = [a] + b + invert([a]) + invert(b)
-                cyc = pure_cycle(_compose([permutation(m, N) for m in seq]), WINGS)
-                if cyc is None:
-                    continue
-                moves = _turns(seq)
-                key = cycle_key(*cyc)
-                if key not in best or len(moves) < len(best[key][1]):
-                    best[key] = (cyc, moves)
+    for seq in sequences:
+        cyc = pure_cycle(_compose([permutation(m, N) for m in seq]), pieces)
+        if cyc is None:
+            continue
+        moves = _turns(seq)
+        key = cycle_key(*cyc)
+        if key not in best or len(moves) < len(best[key][1]):
+            best[key] = (cyc, moves)
     return best
 
 

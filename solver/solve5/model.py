@@ -99,15 +99,6 @@ def wing_map(move):
     return tuple(result)
 
 
-def wing_perm(move):
-    """The move as a permutation of wing slots: new[k] = old[p[k]]."""
-    mapping = wing_map(move)
-    perm = [0] * N_WINGS
-    for s, t in enumerate(mapping):
-        perm[t] = s
-    return tuple(perm)
-
-
 def colours(state, slots):
     """The symbols of a state at these facelets, as a string."""
     return "".join(state[f] for f in slots)
