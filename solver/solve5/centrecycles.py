@@ -7,15 +7,15 @@ wide turn, b and Q outer turns or inner slices) that the build found to be a pur
 3-cycle, conjugated by setup moves (edges.conjugates).
 
 `CentreCycles.solve(lettered)` then solves the centres greedily: each step
-takes the 3-cycle that puts the most centre facelets on their own face
-(up to three), the shortest of those. Centre pieces of one colour are alike,
+takes the 3-cycle with the fewest moves per centre facelet it puts home
+(net, up to three). Centre pieces of one colour are alike,
 so it ends when every X- and T-centre shows its face's colour.
 """
 
 from ..errors import TableError
 from ..facelets import FACES
-from ..moves import Move, invert
-from .edges import conjugates, cycle_key, decode, shortest_pure, write_cycles
+from ..moves import Move, invert, simplify
+from .edges import added, conjugates, cycle_key, decode, shortest_pure, write_cycles
 from .model import ALL_MOVES, N, N_SLOTS, T_CENTRES, X_CENTRES, slot_perm
 
 TABLE = "5x5-centre-cycles"
@@ -75,13 +75,15 @@ class CentreCycles(object):
                              "--size 5`".format(TABLE, a, b, c))
         return decode(value)
 
-    def _step(self, orbit, shown):
-        """(placed, moves, (a, b, c)) of the best 3-cycle of one orbit, or None if solved."""
+    def _step(self, orbit, shown, solution):
+        """(net facelets placed, moves added, moves, (a, b, c)) of the 3-cycle of one orbit
+        with the fewest moves per facelet placed (moves counted after merging with the
+        solution so far), or None if the orbit is solved."""
         face = self.face_of[orbit]
         wrong = [s for s in range(N_SLOTS) if shown[s] != face[s]]
         if not wrong:
             return None
-        best = None
+        tiers = {}                     # net facelets placed -> up to CHOICES cycles
         for a in wrong:
             for b in wrong:
                 if b == a:
@@ -90,26 +92,31 @@ class CentreCycles(object):
                 for c in range(N_SLOTS):       # c may be a solved slot (two wrong left)
                     if c == a or c == b:
                         continue
-                    placed = gain_ab + (shown[b] == face[c]) + (shown[c] == face[a])
-                    if best is None or placed > best[0]:
-                        best = (placed, [(a, b, c)])
-                    elif placed == best[0] and len(best[1]) < CHOICES:
-                        best[1].append((a, b, c))
-        options = [(len(self.cycle(orbit, *cyc)), cyc) for cyc in best[1]]
-        length, cyc = min(options)
-        return best[0], self.cycle(orbit, *cyc), cyc
+                    net = gain_ab + (shown[b] == face[c]) + (shown[c] == face[a]) - (shown[c] == face[c])
+                    if net > 0:
+                        tier = tiers.setdefault(net, [])
+                        if len(tier) < CHOICES:
+                            tier.append((a, b, c))
+        best = None
+        for net, cycles in tiers.items():
+            for cyc in cycles:
+                cost = added(solution, self.cycle(orbit, *cyc))
+                if best is None or cost * best[0] < best[1] * net:
+                    best = (net, cost, cyc)
+        net, cost, cyc = best
+        return net, cost, self.cycle(orbit, *cyc), cyc
 
     def solve(self, lettered):
         """Moves that solve the centres (nothing else moves)."""
         shown = [list(lettered[f] for f in slots) for slots in ORBITS]
         solution = []
         while True:
-            steps = [(self._step(k, shown[k]), k) for k in range(len(ORBITS))]
+            steps = [(self._step(k, shown[k], solution), k) for k in range(len(ORBITS))]
             steps = [(s, k) for s, k in steps if s is not None]
             if not steps:
                 return solution
-            (placed, moves, (a, b, c)), k = max(steps, key=lambda sk: (sk[0][0], -len(sk[0][1])))
-            solution += moves
+            (_, _, moves, (a, b, c)), k = min(steps, key=lambda sk: sk[0][1] / float(sk[0][0]))
+            solution = simplify(solution + moves)
             col = shown[k]
             col[b], col[c], col[a] = col[a], col[b], col[c]
 

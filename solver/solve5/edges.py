@@ -12,9 +12,9 @@ The cycles come from the table 5x5-wing-cycles (built here): for every
 short move sequence that does exactly that and leaves every other piece of
 the cube in place. Each is a commutator [A, X Y X'] (A a slice, outer or
 wide turn, X and Y outer turns) that the build found to be a pure wing
-3-cycle, conjugated by setup moves (as few as give the shortest). The stage places two
-wings per cycle where it can (the cheapest such cycle), one where only
-2-cycles are left.
+3-cycle, conjugated by setup moves (as few as give the shortest). Each step takes the
+cycle with the fewest moves per wing it puts home (one to three; moves
+counted after merging with the solution so far).
 
 Wing pieces are told apart by colours and hand: a wing cannot be flipped in
 its slot, so which way round it shows its colours at a slot is fixed by
@@ -172,6 +172,15 @@ def write_cycles(path, cycles):
     write_records(path, items, KEY_WIDTH, MAX_CYCLE_MOVES)
 
 
+TAIL = 4                       # moves of the solution so far that a next cycle may cancel
+
+
+def added(solution, moves):
+    """How many moves `moves` adds after `solution` once merged with its last TAIL moves."""
+    tail = solution[-TAIL:]
+    return len(simplify(tail + moves)) - len(tail)
+
+
 def decode(value):
     """The moves of a table value."""
     moves = []
@@ -268,19 +277,16 @@ class EdgeStage(object):
                 return simplify(solution)
             best = None
             for a in wrong:
-                b = dest[a]
-                c = dest[b]
-                if c != a:
-                    options = [(a, b, c)]        # places the wings of a and b
-                else:
-                    options = [(a, b, x) for x in wrong if x != a and x != b]
-                for cyc in options:
-                    moves = self.cycle(*cyc)
-                    placed = (cyc[2] == dest[cyc[1]]) + 1
-                    score = (-placed, len(moves))
-                    if best is None or score < best[0]:
-                        best = (score, cyc, moves)
+                b = dest[a]                      # the wing at a goes home to b
+                for c in wrong:
+                    if c == a or c == b:
+                        continue
+                    placed = 1 + (dest[b] == c) + (dest[c] == a)
+                    moves = self.cycle(a, b, c)
+                    cost = added(solution, moves)
+                    if best is None or cost * best[0][0] < best[0][1] * placed:
+                        best = ((placed, cost), (a, b, c), moves)
             _, (a, b, c), moves = best
-            solution += moves
+            solution = simplify(solution + moves)
             piece_a, piece_b, piece_c = dest[a], dest[b], dest[c]
             dest[b], dest[c], dest[a] = piece_a, piece_b, piece_c
