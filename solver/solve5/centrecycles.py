@@ -14,8 +14,8 @@ so it ends when every X- and T-centre shows its face's colour.
 
 from ..errors import TableError
 from ..facelets import FACES
-from ..moves import Move, invert, simplify
-from .edges import added, conjugates, cycle_key, decode, shortest_pure, write_cycles
+from ..moves import Move, apply, invert, simplify
+from .edges import added, conjugates, cycle_key, decode, open_cycle, shortest_pure, write_cycles
 from .model import ALL_MOVES, N, N_SLOTS, T_CENTRES, X_CENTRES, slot_perm
 
 TABLE = "5x5-centre-cycles"
@@ -100,25 +100,33 @@ class CentreCycles(object):
         best = None
         for net, cycles in tiers.items():
             for cyc in cycles:
-                cost = added(solution, self.cycle(orbit, *cyc))
+                cost = added(solution, open_cycle(self.cycle(orbit, *cyc)))
                 if best is None or cost * best[0] < best[1] * net:
                     best = (net, cost, cyc)
         net, cost, cyc = best
-        return net, cost, self.cycle(orbit, *cyc), cyc
+        return net, cost, open_cycle(self.cycle(orbit, *cyc)), cyc
 
     def solve(self, lettered):
-        """Moves that solve the centres (nothing else moves)."""
-        shown = [list(lettered[f] for f in slots) for slots in ORBITS]
+        """Moves that solve the centres (wings and midges stay where they are, up to
+        outer turns: every wing stays next to the same midge).
+
+        A cycle's closing outer turns (the undoing of its setup) are left out: an
+        outer turn keeps every centre facelet on its face, so it keeps what is
+        home home; the centres are read again from the cube after each cycle.
+        """
+        cube = lettered
         solution = []
-        while True:
+        for _ in range(2 * N_SLOTS):
+            shown = [[cube[f] for f in slots] for slots in ORBITS]
             steps = [(self._step(k, shown[k], solution), k) for k in range(len(ORBITS))]
             steps = [(s, k) for s, k in steps if s is not None]
             if not steps:
                 return solution
-            (_, _, moves, (a, b, c)), k = min(steps, key=lambda sk: sk[0][1] / float(sk[0][0]))
+            (_, _, moves, _), _ = min(steps, key=lambda sk: sk[0][1] / float(sk[0][0]))
             solution = simplify(solution + moves)
-            col = shown[k]
-            col[b], col[c], col[a] = col[a], col[b], col[c]
+            cube = apply(cube, moves, N)
+        raise TableError("the centres were not solved in {} cycles: table {} is wrong".format(
+            2 * N_SLOTS, TABLE))
 
 
 CHOICES = 40                   # 3-cycles of the best gain compared by length, per step

@@ -23,7 +23,7 @@ geometry (`orientation`, computed from the move maps).
 
 from ..errors import InvalidCube, TableError
 from ..facelets import FACES
-from ..moves import Move, invert, permutation, simplify
+from ..moves import Move, apply, invert, permutation, simplify
 from .model import ALL_MOVES, N, N_WINGS, MIDGE_OF, WINGS, wing_map
 
 TABLE = "5x5-wing-cycles"
@@ -268,10 +268,17 @@ class EdgeStage(object):
         return decode(value)
 
     def solve(self, lettered):
-        """Moves that pair every wing with its midge (the wing permutation must be even)."""
-        dest = self.wings.dest(lettered)
+        """Moves that pair every wing with its midge (the wing permutation must be even).
+
+        The centres must be solved: then outer turns keep them solved (each face's
+        centres are one colour) and keep every wing next to the same midge (an edge
+        moves whole), so a cycle's closing outer turns (the undoing of its setup)
+        are left out, and the wings are read again from the cube after each cycle.
+        """
+        cube = lettered
         solution = []
-        while True:
+        for _ in range(N_WINGS):
+            dest = self.wings.dest(cube)
             wrong = [s for s in range(N_WINGS) if dest[s] != s]
             if not wrong:
                 return simplify(solution)
@@ -282,11 +289,18 @@ class EdgeStage(object):
                     if c == a or c == b:
                         continue
                     placed = 1 + (dest[b] == c) + (dest[c] == a)
-                    moves = self.cycle(a, b, c)
+                    moves = open_cycle(self.cycle(a, b, c))
                     cost = added(solution, moves)
                     if best is None or cost * best[0][0] < best[0][1] * placed:
-                        best = ((placed, cost), (a, b, c), moves)
-            _, (a, b, c), moves = best
-            solution = simplify(solution + moves)
-            piece_a, piece_b, piece_c = dest[a], dest[b], dest[c]
-            dest[b], dest[c], dest[a] = piece_a, piece_b, piece_c
+                        best = ((placed, cost), moves)
+            solution = simplify(solution + best[1])
+            cube = apply(cube, best[1], N)
+        raise TableError("the wings were not paired in {} cycles: table {} is wrong".format(N_WINGS, TABLE))
+
+
+def open_cycle(moves):
+    """A wing 3-cycle without its closing outer turns (see EdgeStage.solve)."""
+    end = len(moves)
+    while end and moves[end - 1].last == 1:
+        end -= 1
+    return moves[:end]
