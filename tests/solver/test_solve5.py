@@ -161,7 +161,8 @@ def _cli_solve(directory, state):
     env = dict(os.environ, CUBEBOT_TABLES=directory)
     return subprocess.run([sys.executable, "-c", "import sys; from robot.cli import main; "
                            "sys.exit(main(['solve', '--size', '5', sys.argv[1]]))", state],
-                          env=env, capture_output=True, text=True)
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
 
 
 @pytest.mark.parametrize("damage", ["missing", "corrupt"])
