@@ -21,9 +21,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from bench.record import record  # noqa: E402
-from robot.pipeline import run_job  # noqa: E402
-from robot.sim.factory import make_sim_robot  # noqa: E402
-from robot.virtual_brick.robot import open_virtual_robot  # noqa: E402
+from cubebot.robot.job.pipeline import run_job  # noqa: E402
+from cubebot.robot.job.robots import make_sim_robot  # noqa: E402
+from cubebot.robot.job.robots import open_virtual_robot  # noqa: E402
 
 SEEDS = 10
 SIZES = (3, 2)

@@ -1,14 +1,14 @@
-"""Colour resolution benchmark: synthetic scans through robot.sim.sensor_model.
+"""Colour resolution benchmark: synthetic scans through cubebot.robot.hw.sim.sensor_model.
 
 For each size and noise level, COUNT random cubes are scanned by a fresh
-simulated sensor (fixed seeds) and resolved with robot.colors.resolve (no
+simulated sensor (fixed seeds) and resolved with cubebot.robot.colour.resolve.resolve (no
 calibration profile: the built-in references). Reports % exact, % reported
 doubtful (ScanUnresolved), % wrong without a report (must be 0) and the
 median CPU ms per resolve (time.process_time: the machine is shared).
 Anchor: a plain nearest-colour classifier (each facelet alone, white-balanced,
 CIE Lab), as robots without the cube's constraints do.
 
-Each scan then goes through the robot's rescan loop (robot.rescan): the
+Each scan then goes through the robot's rescan loop (cubebot.robot.colour.rescan): the
 reported facelets are read again and the scan resolved again, and the
 final outcome is reported as well.
 
@@ -29,15 +29,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from bench.record import record  # noqa: E402
-from robot.colorprofile import default_profile  # noqa: E402
-from robot.colors import resolve  # noqa: E402
-from robot.colorspace import channel_gain, combine, distance2, lab, scale  # noqa: E402
-from robot.config import Config  # noqa: E402
-from robot.errors import ScanUnresolved  # noqa: E402
-from robot.rescan import RESCAN_SAMPLES  # noqa: E402
-from robot.sim.sensor_model import SensorModel, rescan  # noqa: E402
-from solver.facelets import solved  # noqa: E402
-from solver.moves import apply, face_turns  # noqa: E402
+from cubebot.robot.colour.profile import default_profile  # noqa: E402
+from cubebot.robot.colour.resolve import resolve  # noqa: E402
+from cubebot.robot.colour.space import channel_gain, combine, distance2, lab, scale  # noqa: E402
+from cubebot.robot.machine.config import Config  # noqa: E402
+from cubebot.robot.errors import ScanUnresolved  # noqa: E402
+from cubebot.robot.colour.rescan import RESCAN_SAMPLES  # noqa: E402
+from cubebot.robot.hw.sim.sensor_model import SensorModel, rescan  # noqa: E402
+from cubebot.solver.facelets import solved  # noqa: E402
+from cubebot.solver.moves import apply, face_turns  # noqa: E402
 
 LEVELS = ("low", "moderate", "high")
 SCRAMBLE = 60
@@ -150,14 +150,14 @@ def main():
         "## Colour resolution (`bench/colors.py`)",
         "",
         "Run {} on this machine (shared, so CPU time per resolve). Synthetic scans of random "
-        "cubes through `robot/sim/sensor_model.py`, a fresh simulated sensor per scan, no "
+        "cubes through `robot/hw/sim/sensor_model.py`, a fresh simulated sensor per scan, no "
         "calibration profile. *Wrong* = a wrong cube returned without a report (target 0). "
         "*Nearest-only* is the anchor: each facelet alone to its nearest colour, how robots "
         "without the cube's constraints read.".format(datetime.date.today().isoformat()),
         "",
         "*Wild* = scans with at least one wild reading (another colour's reading or junk, "
         "`SensorModel.wild_count`); *exact w/o wild* = % exact among the other scans. "
-        "*After rescans*: the robot's loop (robot/scan.py): the facelets a report names, "
+        "*After rescans*: the robot's loop (robot/job/scan.py): the facelets a report names, "
         "plus those whose own samples disagree, are read {} more times each at displaced "
         "spots and the scan is resolved again, at most {} times (config `max_rescans`); "
         "*reread* = facelets read again per scan. Times are per resolve call.".format(

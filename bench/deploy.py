@@ -59,9 +59,9 @@ def median(values):
 
 
 def main():
-    verify = [sys.executable, "-m", "robot.cli", "tables", "verify"]
+    verify = [sys.executable, "-m", "cubebot", "tables", "verify"]
     if subprocess.run(verify, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
-        subprocess.run([sys.executable, "-m", "robot.cli", "tables", "build"], cwd=ROOT, check=True)
+        subprocess.run([sys.executable, "-m", "cubebot", "tables", "build"], cwd=ROOT, check=True)
     table_bytes = sum(os.path.getsize(os.path.join(ROOT, "tables", n))
                       for n in os.listdir(os.path.join(ROOT, "tables")) if n.endswith(".bin"))
     work = tempfile.mkdtemp(prefix="bench-deploy-")

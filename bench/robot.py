@@ -28,8 +28,8 @@ _record_module = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_record_module)
 record = _record_module.record
 
-from robot.pipeline import COMPUTE_FACTOR, run_job  # noqa: E402
-from robot.sim.factory import make_sim_robot  # noqa: E402
+from cubebot.robot.job.pipeline import COMPUTE_FACTOR, run_job  # noqa: E402
+from cubebot.robot.job.robots import make_sim_robot  # noqa: E402
 
 SEEDS = 200
 SIZES = (3, 2)
@@ -129,7 +129,7 @@ def main(argv=None):
         "solve, plan, execute on the simulated MINDCUB3R with the default config "
         "(docs/robot.md). Times are estimates for the real robot: motor moves from speeds "
         "and angles plus settle_s, 10 ms per colour reading, compute measured here x{} (CPU time "
-        "of the process and the solver's child processes, robot.pipeline.cpu_seconds: other load "
+        "of the process and the solver's child processes, cubebot.robot.job.pipeline.cpu_seconds: other load "
         "on the machine inflates it less than wall-clock time).".format(COMPUTE_FACTOR),
         ""]
     text = "\n".join(["## Robot (simulated MINDCUB3R)", ""] + head + sections + ["Summary:", ""]

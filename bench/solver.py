@@ -25,7 +25,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
-from solver import api, moves, facelets, scramble, solve2  # noqa: E402
+from cubebot.solver import api, moves, facelets, scramble, solve2  # noqa: E402
 
 SEED2 = 2024
 SEED3 = 3033
@@ -72,7 +72,7 @@ def peak_rss_mb(argv_list):
 
 
 def cli(*args):
-    return [sys.executable, "-m", "robot.cli", "solve"] + list(args)
+    return [sys.executable, "-m", "cubebot", "solve"] + list(args)
 
 
 def bench_2(args, lines):

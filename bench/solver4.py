@@ -1,6 +1,6 @@
 """4x4x4 solver benchmark: moves per stage, time per solve, peak RSS, table size.
 
-Fixed seed; each state is a uniformly random 4x4x4 (solver.scramble.random_state),
+Fixed seed; each state is a uniformly random 4x4x4 (cubebot.solver.scramble.random_state),
 turned and recoloured at random. Every solution is applied back and checked.
 Peak RSS is measured on real `cubebot solve` processes (interpreter included)
 via getrusage(RUSAGE_CHILDREN). Writes the "solver4" section of docs/benchmarks.md.
@@ -24,7 +24,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
-from solver import catalog, facelets, moves, scramble, solve4, store  # noqa: E402
+from cubebot.solver import catalog, facelets, moves, scramble, solve4, store  # noqa: E402
 
 SEED = 4444
 ANCHORS = ("Python reduction solver (2017/2018): ~65 / ~63 moves, ~500 MB RAM; "
@@ -45,7 +45,7 @@ def states(n):
 def peak_rss_mb(sample):
     """Largest max RSS (MB) of `cubebot solve STATE` child processes."""
     for state in sample:
-        subprocess.check_call([sys.executable, "-m", "robot.cli", "solve", state], cwd=TOP,
+        subprocess.check_call([sys.executable, "-m", "cubebot", "solve", state], cwd=TOP,
                               stdout=subprocess.DEVNULL)
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
 
@@ -89,7 +89,7 @@ def run(n, rss_states=3, record_it=True):
     table_bytes = sum(os.path.getsize(store.table_path(name)) for name in catalog.names(size=4))
     rows = [
         "Run {} on {} ({}), {} uniformly random 4x4x4 states (seed {}), "
-        "solver.solve4 default (3x3x3 finish with its default 1 s budget search).".format(
+        "cubebot.solver.solve4 default (3x3x3 finish with its default 1 s budget search).".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
             n, SEED),
         "",

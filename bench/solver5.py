@@ -1,6 +1,6 @@
 """5x5x5 solver benchmark: moves per stage, time per solve, peak RSS, tables.
 
-Fixed seed; each state is a uniformly random 5x5x5 (solver.scramble.random_state).
+Fixed seed; each state is a uniformly random 5x5x5 (cubebot.solver.scramble.random_state).
 Every solution is applied back and checked. Peak RSS is the largest max RSS of
 real `cubebot solve` processes (interpreter and the forked 3x3x3 search
 children included: getrusage(RUSAGE_CHILDREN) takes the largest descendant).
@@ -26,7 +26,7 @@ sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
 from bench.solver4 import peak_rss_mb, pct, solve_each  # noqa: E402
-from solver import catalog, scramble, solve5, store  # noqa: E402
+from cubebot.solver import catalog, scramble, solve5, store  # noqa: E402
 
 SEED = 5555
 RSS_STATES = 50                 # states solved by `cubebot solve` for the peak RSS

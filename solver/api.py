@@ -8,7 +8,7 @@ every candidate back to the state to make sure it solves it, and returns
 them shortest first.
 
 Solution fields:
-  moves       the chosen solution, a list of solver.moves.Move (face and
+  moves       the chosen solution, a list of cubebot.solver.moves.Move (face and
               wide turns only)
   length      its length in `metric`
   metric      "htm" or "qtm" ("obtm" for wide-turn cubes)
@@ -21,14 +21,15 @@ import importlib
 import time
 from collections import namedtuple
 
-from .errors import InvalidCube, UnsolvableCube
-from .facelets import centre_labels, check_counts, check_size, is_solved
-from .moves import METRICS, apply, count, format_moves
+from cubebot.solver.errors import InvalidCube, UnsolvableCube
+from cubebot.solver.facelets import centre_labels, check_counts, check_size, is_solved
+from cubebot.solver.moves import METRICS, apply, count, format_moves
 
 Solution = namedtuple("Solution", ["moves", "length", "metric", "seconds", "candidates"])
 
 # size -> engine module (imported on first use). Sizes 4.. are added by their engines.
-ENGINES = {2: "solver.solve2", 3: "solver.solve3", 4: "solver.solve4", 5: "solver.solve5"}
+ENGINES = {2: "cubebot.solver.solve2", 3: "cubebot.solver.solve3", 4: "cubebot.solver.solve4",
+           5: "cubebot.solver.solve5"}
 
 
 def engine(size):
@@ -64,7 +65,7 @@ def check_structure(state, n):
     """Size-independent piece checks for N >= 4: centres (odd N) and corners."""
     if n % 2:
         centre_labels(state, n)
-    from .cube2 import orient
+    from cubebot.solver.solve2.cube import orient
     orient(corner_state(state, n))
 
 

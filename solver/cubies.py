@@ -17,8 +17,8 @@ already use the face letters URFDLB as its symbols (see solver.orient).
 
 from collections import namedtuple
 
-from .errors import InvalidCube
-from .facelets import FACES, face_index
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import FACES, face_index
 
 CORNER_NAMES = ("URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB")
 EDGE_NAMES = ("UR", "UF", "UL", "UB", "DR", "DF", "DL", "DB", "FR", "FL", "BL", "BR")

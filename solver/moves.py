@@ -15,8 +15,8 @@ A Move is (face, first, last, turns): the layers first..last counted from
 import re
 from collections import namedtuple
 
-from .errors import InvalidCube
-from .facelets import FACES, NORMALS, geometry, size_from_length
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import FACES, NORMALS, geometry, size_from_length
 
 Move = namedtuple("Move", ["face", "first", "last", "turns"])
 

@@ -1,7 +1,7 @@
 """3x3x3 solutions through the `kociemba` package (two-phase, C).
 
 The state is relabelled by its centres (any six symbols, any orientation),
-checked piece by piece (solver.cubies), then:
+checked piece by piece (cubebot.solver.cubies), then:
 
   default      kociemba's first solution with max depth DEFAULT_DEPTH (21)
   budget s     the default solution, then a forked child lowers the max
@@ -16,10 +16,10 @@ import select
 import signal
 import time
 
-from .cubies import CubieCube, from_facelets, to_facelets
-from .errors import InvalidCube, UnsolvableCube
-from .facelets import FACES, centre_labels, check_counts, is_solved, relabel, solved
-from .moves import Move, apply, format_moves, invert, parse
+from cubebot.solver.cubies import CubieCube, from_facelets, to_facelets
+from cubebot.solver.errors import InvalidCube, UnsolvableCube
+from cubebot.solver.facelets import FACES, centre_labels, check_counts, is_solved, relabel, solved
+from cubebot.solver.moves import Move, apply, format_moves, invert, parse
 
 SIZE = 3
 DEFAULT_DEPTH = 21            # kociemba max depth of the default search
@@ -206,7 +206,7 @@ def search_budget(lettered, deadline, kociemba=None, views=VIEWS):
 
 
 def solve(state, metric="htm", budget=None):
-    """The engine entry point used by solver.api: a list of candidate move lists."""
+    """The engine entry point used by cubebot.solver.api: a list of candidate move lists."""
     started = time.monotonic()
     lettered = normalise(state)
     if is_solved(lettered, SIZE):

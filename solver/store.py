@@ -1,8 +1,13 @@
 """Where the tables live, the manifest, building and verifying them.
 
-The tables directory is $CUBEBOT_TABLES if set, else `tables/` at the top of
-the checkout (next to `solver/`). It holds NAME.bin for each table of
-solver.catalog and `manifest.json`:
+The tables directory (`tables_dir()`) is, first that applies:
+  1. $CUBEBOT_TABLES;
+  2. in a source tree (a checkout, or the brick's copy made by deploy.sh):
+     `tables/` at its top, next to `solver/`;
+  3. for an installed package: the per-user data directory,
+     $XDG_DATA_HOME/cubebot/tables (default ~/.local/share/cubebot/tables),
+     so that nothing is written into site-packages.
+It holds NAME.bin for each table of cubebot.solver.catalog and `manifest.json`:
 
   {"format": 1, "tables": {NAME: {"file": "NAME.bin", "format_version": 1,
                                   "size": BYTES, "sha256": HEX}, ...}}
@@ -20,9 +25,9 @@ import os
 import sys
 import time
 
-from . import catalog
-from .errors import TableError
-from .tables import FORMAT_VERSION, DenseTable, RecordTable, WordTable, write_atomic
+from cubebot.solver import catalog
+from cubebot.solver.errors import TableError
+from cubebot.solver.tables import FORMAT_VERSION, DenseTable, RecordTable, WordTable, write_atomic
 
 ENV_VAR = "CUBEBOT_TABLES"
 MANIFEST = "manifest.json"
@@ -37,8 +42,17 @@ def tables_dir():
     env = os.environ.get(ENV_VAR)
     if env:
         return env
-    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(top, "tables")
+    from cubebot import SOURCE_TREE
+    if SOURCE_TREE is not None:
+        return os.path.join(SOURCE_TREE, "tables")
+    data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data_home, "cubebot", "tables")
+
+
+def shipped_manifest():
+    """The path of the manifest shipped with the code (package data of cubebot.tables)."""
+    import cubebot.tables
+    return os.path.join(os.path.dirname(os.path.abspath(cubebot.tables.__file__)), MANIFEST)
 
 
 def table_path(name, directory=None):
@@ -49,10 +63,14 @@ def table_path(name, directory=None):
 def load_manifest(directory=None):
     """The manifest's tables as a dict name -> entry ({} if there is no manifest).
 
+    A directory without a manifest of its own (an installed package's data
+    directory before its first build) is read against the shipped one.
     Also accepts "tables" (or the whole file) as a list of entries that carry
     their "name"; an entry without "file" names its file by its name.
     """
     path = os.path.join(directory or tables_dir(), MANIFEST)
+    if not os.path.exists(path):
+        path = shipped_manifest()
     if not os.path.exists(path):
         return {}
     try:

@@ -10,9 +10,9 @@ shell, no files). See docs/serial-protocol.md.
 
 import logging
 
-from solver.errors import InvalidCube, UnsolvableCube
-from solver.facelets import MAX_SIZE, MIN_SIZE
-from ..errors import ConfigError, FrameError, RobotError
+from cubebot.solver.errors import InvalidCube, UnsolvableCube
+from cubebot.solver.facelets import MAX_SIZE, MIN_SIZE
+from cubebot.robot.errors import ConfigError, FrameError, RobotError
 
 
 PROTOCOL_VERSION = 1

@@ -2,7 +2,7 @@
 
 `LinkServer(service, device).serve_forever()` opens the device, sends the
 hello event, forwards every service event and answers requests (one reply
-each, see robot.link.protocol). When the device fails or disappears it
+each, see cubebot.robot.link.protocol). When the device fails or disappears it
 reports it and polls until the device is back (at most RECONNECT_MAX_S
 between tries), then says hello again. `close()` (from a signal handler or
 another thread) ends it within one read poll. `start()` runs it in a thread,
@@ -18,9 +18,9 @@ import os
 import logging
 import threading
 
-from .. import __version__
-from .framing import PARTIAL_LINE_TIMEOUT_S, READ_POLL_S, WRITE_TIMEOUT_S, Channel
-from .protocol import ALL_SIZES, Dispatcher, event_message
+from cubebot.robot import __version__
+from cubebot.robot.link.framing import PARTIAL_LINE_TIMEOUT_S, READ_POLL_S, WRITE_TIMEOUT_S, Channel
+from cubebot.robot.link.protocol import ALL_SIZES, Dispatcher, event_message
 
 DEFAULT_BAUD = 115200
 RECONNECT_MIN_S = 0.1             # first wait before reopening a vanished device ...

@@ -1,15 +1,15 @@
 """Slot sets as 24-bit masks, and the fast coordinates built on them.
 
 Bit k of a mask is centre slot k (model.CENTRES order), or wing slot k
-(model.WINGS order) for the wing masks of phase 2. A move permutes the
+(model.WINGS order) for the wing masks of the wings stage. A move permutes the
 bits; `MaskMover` does that with three 256-entry tables per move (one per
 byte). `CombCoord` ranks "which k of these slots are set" in colex order
 (0 .. C(len(slots), k) - 1), again through per-byte tables, and unranks
 through a table built once per process.
 """
 
-from ..coords import binomial
-from .model import N_CENTRES, centre_perm
+from cubebot.solver.coords import binomial
+from cubebot.solver.solve4.model import N_CENTRES, centre_perm
 
 BYTE = 8
 BYTE_VALUES = 256

@@ -15,9 +15,9 @@ Facelet sets (indices into the 96-character state, face*16 + row*4 + col):
   EDGE_OF  EDGE_OF[s] the edge (0..11, cubies.EDGE_NAMES order) of slot s
 """
 
-from ..cubies import EDGE_NAMES, corner_facelets
-from ..facelets import FACES, OPPOSITE, face_index, relabel, solved
-from ..moves import Move, apply, parse, permutation
+from cubebot.solver.cubies import EDGE_NAMES, corner_facelets
+from cubebot.solver.facelets import FACES, OPPOSITE, face_index, relabel, solved
+from cubebot.solver.moves import Move, apply, parse, permutation
 
 N = 4
 N_FACELETS = 6 * N * N

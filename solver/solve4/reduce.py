@@ -1,24 +1,29 @@
 """The reduction pipeline: check and label, centres, wings, slice, pairs, 3x3x3.
 
-Reducer(directory).solve(state, budget) -> solve4.Result. Tables are opened
+Reducer(directory).solve(state, budget) -> Result (candidates, moves per stage, nodes). Tables are opened
 (mmap) when a Reducer is made and read one entry at a time.
 """
 
-from .. import solve3, store
-from ..cubies import corner_facelets, from_facelets, parity
-from ..errors import TableError
-from ..facelets import is_solved, solved
-from ..moves import apply, count, permutation, simplify
-from ..search import Stats, first_solution, ida_star
-from . import STAGES, Result
-from .centres import LRStage, UDStage
-from .finish import to_3x3
-from .model import CORNERS, N, Turned, centre_colours, to_physical
-from .orbits import PHASE3_MOVES, OrbitMover
-from .pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
-from .phase2 import CentreOrbitStage, EOStage, WingStage
-from .pieces import label, wing_parity, wing_positions
-from .slice import CentresForPairs, SliceSearch, SliceTable
+from collections import namedtuple
+
+from cubebot.solver import solve3, store
+from cubebot.solver.cubies import corner_facelets, from_facelets, parity
+from cubebot.solver.errors import TableError
+from cubebot.solver.facelets import is_solved, solved
+from cubebot.solver.moves import apply, count, permutation, simplify
+from cubebot.solver.search import Stats, first_solution, ida_star
+from cubebot.solver.solve4.centres import LRStage, UDStage
+from cubebot.solver.solve4.finish import to_3x3
+from cubebot.solver.solve4.model import CORNERS, N, Turned, centre_colours, to_physical
+from cubebot.solver.solve4.orbits import PHASE3_MOVES, OrbitMover
+from cubebot.solver.solve4.pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
+from cubebot.solver.solve4.wings import CentreOrbitStage, EOStage, WingStage
+from cubebot.solver.solve4.pieces import label, wing_parity, wing_positions
+from cubebot.solver.solve4.slice import CentresForPairs, SliceSearch, SliceTable
+
+STAGES = ("centres-lr", "centres-ud", "wings", "slice", "pairs", "3x3x3")
+
+Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
 DIRECT_DEPTH = 3               # cubes this close to solved are solved directly, optimally
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
@@ -55,7 +60,7 @@ class Reducer(object):
         self.wings = WingStage(store.open_dense(EOStage.table, directory),
                                store.open_dense(CentreOrbitStage.table, directory))
         self.orbit = OrbitMover(PHASE3_MOVES)
-        # as is, and turned by x: the phase-3 moves are the same set there (the orbits swap)
+        # as is, and turned by x: the orbit moves are the same set there (the orbits swap)
         self.frames = (None, Turned(SLICE_ROTATION))
         centre_stage = self.wings.centres.cs
         self.slice = SliceSearch(store.open_dense(SliceTable.table, directory),

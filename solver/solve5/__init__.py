@@ -5,20 +5,18 @@ Stages (see docs/solver5.md and reduce.py):
               ending with an even wing permutation
   2. centres  every X- and T-centre home by 3-cycles   (centrecycles.CentreCycles)
   3. edges    every wing paired with its midge         (edges.EdgeStage)
-  4. 3x3x3    the reduced cube solved by solver.solve3
+  4. 3x3x3    the reduced cube solved by cubebot.solver.solve3
 
 Only outer and two-layer wide turns are used (the fixed centres never move),
 each counted one move (OBTM).
 
-solve(state, metric, budget) is the engine entry point of solver.api;
+solve(state, metric, budget) is the engine entry point of cubebot.solver.api;
 solve_stages(state, budget) also returns the moves of each stage.
 """
 
-from collections import namedtuple
+from cubebot.solver.solve5.reduce import STAGES, Result
 
-STAGES = ("beam", "centres", "edges", "3x3x3")
-
-Result = namedtuple("Result", ["candidates", "stages", "nodes"])
+__all__ = ["STAGES", "Result", "solve", "solve_stages"]
 
 
 def solve(state, metric="obtm", budget=None):
@@ -28,5 +26,5 @@ def solve(state, metric="obtm", budget=None):
 
 def solve_stages(state, budget=None, directory=None):
     """Result(candidates, stages: name -> moves, nodes: 0, no tree search)."""
-    from .reduce import Reducer
+    from cubebot.solver.solve5.reduce import Reducer
     return Reducer(directory).solve(state, budget)

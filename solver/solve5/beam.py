@@ -10,10 +10,10 @@ a wide quarter turn flips the parity). Bounded: BEAM_DEPTH x BEAM_WIDTH x 36
 cubes at most.
 """
 
-from ..moves import permutation
-from ..solve4.model import permutation_parity
+from cubebot.solver.moves import permutation
+from cubebot.solver.solve4.model import permutation_parity
 from .model import ALL_MOVES, N, T_CENTRES, X_CENTRES, wing_map
-from ..facelets import FACES
+from cubebot.solver.facelets import FACES
 
 BEAM_WIDTH = 60
 BEAM_DEPTH = 14

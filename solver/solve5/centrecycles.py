@@ -12,9 +12,9 @@ takes the 3-cycle with the fewest moves per centre facelet it puts home
 so it ends when every X- and T-centre shows its face's colour.
 """
 
-from ..errors import TableError
-from ..facelets import FACES
-from ..moves import Move, apply, invert, simplify
+from cubebot.solver.errors import TableError
+from cubebot.solver.facelets import FACES
+from cubebot.solver.moves import Move, apply, invert, simplify
 from .edges import added, conjugates, cycle_key, decode, open_cycle, shortest_pure, write_cycles
 from .model import ALL_MOVES, N, N_SLOTS, T_CENTRES, X_CENTRES, slot_perm
 

@@ -21,9 +21,9 @@ its slot, so which way round it shows its colours at a slot is fixed by
 geometry (`orientation`, computed from the move maps).
 """
 
-from ..errors import InvalidCube, TableError
-from ..facelets import FACES
-from ..moves import Move, apply, invert, permutation, simplify
+from cubebot.solver.errors import InvalidCube, TableError
+from cubebot.solver.facelets import FACES
+from cubebot.solver.moves import Move, apply, invert, permutation, simplify
 from .model import ALL_MOVES, N, N_WINGS, MIDGE_OF, WINGS, wing_map
 
 TABLE = "5x5-wing-cycles"
@@ -159,7 +159,7 @@ def build(path, progress=None):
 
 def write_cycles(path, cycles):
     """Write {key: moves} as a record table (moves one byte each, index + 1)."""
-    from ..tables import write_records
+    from cubebot.solver.tables import write_records
     index = dict((m, i + 1) for i, m in enumerate(ALL_MOVES))
     items = []
     for key, moves in cycles.items():

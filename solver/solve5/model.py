@@ -20,9 +20,9 @@ Move sets:
                 turns and wide half turns (18 + 6 = 24)
 """
 
-from ..cubies import EDGE_NAMES
-from ..facelets import FACES, face_index
-from ..moves import Move, permutation
+from cubebot.solver.cubies import EDGE_NAMES
+from cubebot.solver.facelets import FACES, face_index
+from cubebot.solver.moves import Move, permutation
 
 N = 5
 LAST = N - 1

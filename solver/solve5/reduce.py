@@ -7,21 +7,26 @@ Stages (see docs/solver5.md):
            wings can be paired by 3-cycles later (no tredge parity)
   centres  every X- and T-centre home, by table 3-cycles (centrecycles)
   edges    every wing next to its midge, by table 3-cycles (edges)
-  3x3x3    the reduced cube, by solver.solve3
+  3x3x3    the reduced cube, by cubebot.solver.solve3
 Each step of the two cycle stages places at least one piece for good, so the
 stages end after at most 48 and 24 steps: no solve is unbounded.
 """
 
-from .. import solve3, store
-from ..errors import InvalidCube
-from ..facelets import FACES, centre_labels, face_index, relabel
-from ..moves import Move, apply, count, simplify
-from ..solve4.model import permutation_parity
-from . import STAGES, Result
+from collections import namedtuple
+
+from cubebot.solver import solve3, store
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
+from cubebot.solver.moves import Move, apply, count, simplify
+from cubebot.solver.solve4.model import permutation_parity
 from .beam import CentreBeam
 from .centrecycles import TABLE as CENTRE_TABLE, CentreCycles
 from .edges import TABLE as WING_TABLE, EdgeStage
 from .model import N, T_CENTRES, WINGS, X_CENTRES, colours
+
+STAGES = ("beam", "centres", "edges", "3x3x3")
+
+Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
 FINISH_BUDGET_S = 1.0          # default seconds for the 3x3x3 finish (solve3's budget search)
 PARITY_MOVE = Move("R", 1, 2, 1)   # Rw: a wide quarter turn, an odd permutation of the wings

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from robot.cli import main
-from robot.pipeline import run_job
-from robot.sim.factory import make_sim_robot
+from cubebot.robot.cli.main import main
+from cubebot.robot.job.pipeline import run_job
+from cubebot.robot.job.robots import make_sim_robot
 
 SEEDS = range(12)
 

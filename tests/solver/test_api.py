@@ -1,7 +1,7 @@
 import pytest
 
-from solver import api, facelets, moves, scramble
-from solver.errors import InvalidCube, UnsolvableCube
+from cubebot.solver import api, facelets, moves, scramble
+from cubebot.solver.errors import InvalidCube, UnsolvableCube
 from .cubes import seeded
 
 

@@ -3,8 +3,8 @@ import os
 import subprocess
 import sys
 
-from robot.cli import main
-from solver import facelets, moves, scramble
+from cubebot.robot.cli.main import main
+from cubebot.solver import facelets, moves, scramble
 from .cubes import check_solves, seeded
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -74,7 +74,7 @@ def test_tables_verify(capsys, tables_dir, tmp_path, monkeypatch):
 
 def test_missing_kociemba_is_one_line():
     code = ("import sys; sys.modules['kociemba'] = None\n"
-            "from robot.cli import main; sys.exit(main(['solve', '{}']))".format(KNOWN))
+            "from cubebot.robot.cli.main import main; sys.exit(main(['solve', '{}']))".format(KNOWN))
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=TOP, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, universal_newlines=True)
     out, err = proc.communicate()

@@ -2,9 +2,9 @@
 
 import pytest
 
-from solver import facelets as F
-from solver import moves as M
-from solver.errors import InvalidCube
+from cubebot.solver import facelets as F
+from cubebot.solver import moves as M
+from cubebot.solver.errors import InvalidCube
 
 
 @pytest.mark.parametrize("n", range(2, 8))

@@ -1,8 +1,8 @@
 import pytest
 
-from solver import api, facelets, moves, scramble, solve3
-from solver.cubies import corner_facelets, edge_facelets
-from solver.errors import InvalidCube
+from cubebot.solver import api, facelets, moves, scramble, solve3
+from cubebot.solver.cubies import corner_facelets, edge_facelets
+from cubebot.solver.errors import InvalidCube
 from .cubes import check_solves, disguise, seeded
 
 N = 3

@@ -10,9 +10,9 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from solver import api, facelets, moves, scramble, solve5, store
-from solver.errors import InvalidCube, TableError
-from solver.solve5 import beam, centrecycles, edges, model, reduce
+from cubebot.solver import api, facelets, moves, scramble, solve5, store
+from cubebot.solver.errors import InvalidCube, TableError
+from cubebot.solver.solve5 import beam, centrecycles, edges, model, reduce
 from .cubes import check_solves, disguise, seeded
 
 N = 5
@@ -159,7 +159,7 @@ def _copy_tables(src, dst):
 
 def _cli_solve(directory, state):
     env = dict(os.environ, CUBEBOT_TABLES=directory)
-    return subprocess.run([sys.executable, "-c", "import sys; from robot.cli import main; "
+    return subprocess.run([sys.executable, "-c", "import sys; from cubebot.robot.cli.main import main; "
                            "sys.exit(main(['solve', '--size', '5', sys.argv[1]]))", state],
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True)
@@ -185,8 +185,8 @@ def test_a_bad_5x5x5_table_is_one_line_and_exit_2(tables_dir, tmp_path, damage):
 
 def test_a_5x5x5_scan_through_colors_then_solved(tables_dir, tmp_path):
     # the robot's path: a (simulated sensor) scan of a 5x5x5, `cubebot colors`, then a solve
-    from robot.cli import main as cli
-    from robot.scanfile import dump_scan
+    from cubebot.robot.cli.main import main as cli
+    from cubebot.robot.colour.scanfile import dump_scan
     from tests.robot.colors_support import same_cube, scan_of
     state = scramble.random_state(N, seeded(71))
     path = tmp_path / "scan.json"
@@ -201,8 +201,8 @@ def test_a_5x5x5_scan_through_colors_then_solved(tables_dir, tmp_path):
 
 
 def test_the_link_solves_a_5x5x5(tables_dir):
-    from robot.link.protocol import Dispatcher
-    from robot.service import RobotService
+    from cubebot.robot.link.protocol import Dispatcher
+    from cubebot.robot.job.service import RobotService
     state = scramble.random_state(N, seeded(72))
     reply = Dispatcher(RobotService(make_robot=None), "test").handle(
         {"id": 1, "cmd": "solve", "state": state})

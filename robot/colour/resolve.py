@@ -1,0 +1,305 @@
+"""From raw colour-sensor readings to the most likely valid facelet string.
+
+`resolve(readings, n, profile=None)` is the whole job:
+1. several samples of a facelet are combined robustly (cubebot.robot.colour.space.combine:
+   median shape at median brightness), and a facelet with more samples than
+   the scan's usual count weighs more (`sample_weights`);
+2. the scan is white-balanced against the profile's references (grey-world:
+   a cube shows every colour equally often), the middle centres separately
+   (they are read from another arm position and look darker and yellower);
+3. each facelet gets a cost per colour class: a capped negative
+   log-likelihood under the sensor's noise model in raw counts
+   (cubebot.robot.colour.rawmodel), with the class readings and the noise scale taken from
+   the scan itself; further views (SPACES, e.g. CIE Lab via
+   cubebot.robot.colour.labmodel) may be required to end at the same cube;
+4. the cheapest *valid* cube is searched jointly (cubebot.robot.colour.assign: one
+   best-first search over all labellings; real corners and edges, no piece
+   twice, twist, flip and, on odd cubes, corner/edge parity;
+   cubebot.robot.colour.balanced for the wings and centres of big cubes);
+5. the class statistics (and the middle centres' look) are re-estimated
+   from the resolved cube and the cube resolved again, until it no longer
+   changes (REFIT_ROUNDS at most);
+6. if another valid cube is almost as cheap, the views disagree, or the
+   best cube needs more corrections than a quiet scan allows, ScanUnresolved
+   names the facelets to rescan (docs/colors.md).
+"""
+
+import math
+from collections import namedtuple
+
+from cubebot.solver.facelets import FACES, check_size, solved
+
+from cubebot.robot.colour.assign import DBL, PieceSearch, build_levels, fill, labellings
+from cubebot.robot.colour.balanced import hungarian, swap_gaps
+from cubebot.robot.colour.labmodel import COST_CAP, ColourModel
+from cubebot.robot.colour.profile import check_profile, default_profile
+from cubebot.robot.colour.space import combine, median
+from cubebot.robot.errors import ScanUnresolved
+from cubebot.robot.colour.rescan import outlying_samples
+from cubebot.robot.colour.pieces import orbits, solved_pieces
+from cubebot.robot.colour.rawmodel import RawModel
+from cubebot.robot.colour.scanfile import check_readings
+
+# Another valid cube within this cost of the best makes the scan ambiguous.
+MARGIN = 7.0
+# A facelet is "corrected" when its colour costs this much more than its nearest.
+CORRECTION_COST = 4.0
+# Reported doubtful (but resolved): a facelet whose colour is not its nearest by
+# this much, or that costs this much (it reads unlike its colour).
+NOT_NEAREST_COST = 1.0
+UNLIKE_COST = 7.0
+# On a noisy scan, an exchange of two wings or centres this close is ambiguous:
+# one wild reading (it costs at most COST_CAP) plus one clear misfit.
+NOISY_MARGIN = COST_CAP + CORRECTION_COST
+# ... and no more wild samples (cubebot.robot.colour.rescan.outlying_samples) than this share of
+# all samples, or this many.
+WILD_SAMPLE_RATE = 0.01
+MIN_WILD_SAMPLES = 3
+# More junk readings (cubebot.robot.colour.rawmodel) than this and the scan is read again.
+MAX_JUNK = 1
+# More corrections than this and the scan is not trusted.
+MAX_CORRECTIONS = 2
+# Each correction after the first needs the next valid cube this much further away.
+MARGIN_PER_CORRECTION = 3.0
+# ... and only on a quiet scan: the fitted noise scale (cubebot.robot.colour.rawmodel) at most this.
+QUIET_SCALE = 1.0
+# How far beyond the best cube the search looks for the next one.
+SEARCH_MARGIN = MARGIN + MARGIN_PER_CORRECTION * (MAX_CORRECTIONS - 1)
+# Search effort before giving up (node expansions).
+MAX_NODES = 5000
+# Views that must agree: "raw" (cubebot.robot.colour.rawmodel) or a key of cubebot.robot.colour.space.SPACES
+# (cubebot.robot.colour.labmodel); the first one's costs are reported.
+SPACES = ("raw",)
+# Rounds of re-estimating the colours from the resolved cube and resolving again.
+REFIT_ROUNDS = 2
+
+Resolution = namedtuple("Resolution", ["state", "confidence", "doubtful", "references", "facelets"])
+Resolution.__doc__ = """The resolved scan.
+
+state: URFDLB facelet string; confidence: 0..1 for the whole cube (from the
+cost gap to the next valid cube); doubtful: facelet indices whose colour is
+not their nearest, or that read unlike it (worth a rescan); references: {face letter: [r, g, b]} the
+reference raw reading of each face's colour in this scan's light; facelets:
+per facelet, 0..1 confidence in its colour.
+"""
+
+
+def sample_weights(readings):
+    """Per facelet, its sample count over the scan's median count (the weight of
+    its evidence: a facelet read again outweighs a facelet read once)."""
+    counts = [len(samples) for samples in readings]
+    base = float(median(counts))
+    return [k / base for k in counts]
+
+
+def _is_quiet(model, readings):
+    """A scan is quiet when its noise scale is at most QUIET_SCALE and few of
+    its samples are wild (outvoted within their facelet): more than
+    WILD_SAMPLE_RATE of them (and at least MIN_WILD_SAMPLES) means the sensor
+    misreads often, so a facelet may hold a majority of wild samples."""
+    wild = outlying_samples(readings)
+    total = sum(len(samples) for samples in readings)
+    return model.scale <= QUIET_SCALE and wild < max(MIN_WILD_SAMPLES, WILD_SAMPLE_RATE * total)
+
+
+def _unresolved(model, message, doubtful):
+    """ScanUnresolved naming `doubtful` and every junk reading (it tells nothing:
+    a rescan is its only evidence); all facelets when that names none."""
+    junk = [i for i, flag in enumerate(model.junk) if flag]
+    named = sorted(set(doubtful) | set(junk))
+    # Nothing singled out (e.g. a sensor reading black everywhere): every facelet is in doubt.
+    return ScanUnresolved(message, named or list(range(len(model.cost))))
+
+
+def _low_margin(cost, classes, limit):
+    """Facelets whose best other class costs less than `limit` more than their own."""
+    out = []
+    for i, row in enumerate(cost):
+        k = classes[i] if classes else min(range(6), key=row.__getitem__)
+        if min(row[j] for j in range(6) if j != k) - row[k] < limit:
+            out.append(i)
+    return out
+
+
+def _orbit_solve(cost, n, label, letters, margin=MARGIN):
+    """Wings and centres of a big cube (cubebot.robot.colour.balanced); returns the facelets of
+    exchanges that cost less than `margin` more (ambiguous)."""
+    orb, home = orbits(n), solved(n)
+    doubtful = set()
+    for positions in orb.wings:
+        pieces = solved_pieces(positions, home)
+        matrix = [[sum(cost[i][label[c]] for i, c in zip(spot, piece)) for piece in pieces]
+                  for spot in positions]
+        _balanced(matrix, positions, pieces, letters, doubtful, margin)
+    for facelets in orb.centres:
+        per = len(facelets) // 6
+        slots = [(face,) for face in FACES for _ in range(per)]
+        matrix = [[cost[i][label[s[0]]] for s in slots] for i in facelets]
+        _balanced(matrix, [(i,) for i in facelets], slots, letters, doubtful, margin)
+    return doubtful
+
+
+def _balanced(matrix, positions, pieces, letters, doubtful, margin):
+    assignment = hungarian(matrix)
+    for spot, col in zip(positions, assignment):
+        for i, c in zip(spot, pieces[col]):
+            letters[i] = c
+    for a, b, _ in swap_gaps(matrix, assignment, margin, pieces):
+        doubtful.update(positions[a])
+        doubtful.update(positions[b])
+
+
+def _letters(n, label, placements):
+    orb = orbits(n)
+    letters = [None] * (6 * n * n)
+    for k, i in enumerate(orb.fixed):
+        letters[i] = FACES[k]
+    fill(letters, placements, orb.corners, orb.edges)
+    return letters
+
+
+def _check_noisy_orbits(model, n, label, letters, classes):
+    """Raise ScanUnresolved when a noisy big cube's wings or centres are not sure.
+
+    Wings and centres have no parity to check a reading against, and on a
+    noisy scan two readings can each look like the other's colour (a red
+    wing like orange and an orange one like red, a 4x4x4 at high noise): so
+    no wing or centre may be off its nearest colour, and no exchange of two
+    may come within NOISY_MARGIN.
+    """
+    cost, orb = model.cost, orbits(n)
+    weak = [i for spot in orb.wings for pair in spot for i in pair]
+    weak += [i for facelets in orb.centres for i in facelets]
+    off = [i for i in weak if cost[i][classes[i]] - min(cost[i]) >= NOT_NEAREST_COST]
+    close = _orbit_solve(cost, n, label, list(letters), NOISY_MARGIN)
+    if off or close:
+        raise _unresolved(model, "{} wing or centre facelets are unsure on a noisy scan".format(
+            len(set(off) | close)), set(off) | close)
+
+
+def _search(cost, n):
+    """One joint assignment: (search, letters, label, ambiguous facelets of big cubes).
+
+    letters is None when no valid cube was found.
+    """
+    orb = orbits(n)
+    # The labelling's own facelets are costed in `base`; every other facelet
+    # costs at least its cheapest class.
+    own = set(orb.fixed) | (set() if orb.fixed else set(orb.corners[DBL]))
+    searched = set(i for spot in orb.corners + orb.edges for i in spot)
+    floor = sum(min(cost[i]) for i in searched - own)
+    search = PieceSearch(SEARCH_MARGIN, MAX_NODES, check_parity=(n % 2 == 1))
+    entries = [(base + floor, base if orb.fixed else 0.0, label)
+               for base, label, _ in labellings(cost, n, orb.fixed, orb.corners)]
+    search.run(entries, lambda label: build_levels(cost, label, orb.corners, orb.edges,
+                                                   fix_dbl=not orb.fixed))
+    if not search.found:
+        return search, None, None, set()
+    _, label, placements = search.found[0]
+    letters = _letters(n, label, placements)
+    ambiguous = _orbit_solve(cost, n, label, letters) if n > 3 else set()
+    return search, letters, label, ambiguous
+
+
+def _resolve_view(combined, n, profile, space, weights=None):
+    """Resolve in one colour space: (model, search, letters, label, ambiguous).
+
+    The class statistics are refitted on the resolved cube and the cube
+    resolved again until it stays the same (at most REFIT_ROUNDS times).
+    """
+    model = RawModel(combined, n, profile, weights) if space == "raw" else \
+        ColourModel(combined, n, profile, space)
+    previous = None
+    for round_ in range(REFIT_ROUNDS + 1):
+        search, letters, label, ambiguous = _search(model.cost, n)
+        if letters is None:
+            break
+        classes = [label[c] for c in letters]
+        if classes == previous or round_ == REFIT_ROUNDS:
+            break
+        previous = classes
+        model.refit(classes)
+    return model, search, letters, label, ambiguous
+
+
+def resolve(readings, n, profile=None):
+    """The most likely valid cube for `readings`; see the module docstring.
+
+    readings: 6*N*N lists (URFDLB facelet order) of one or more (r, g, b)
+    samples. profile: a colour profile (cubebot.robot.colour.profile) or None for the
+    built-in references. Returns a Resolution; raises ScanUnresolved (with
+    the facelets to rescan) when no valid cube is clearly the most likely,
+    MalformedScan (a ValueError) for readings of the wrong shape.
+    """
+    check_size(n)
+    readings = check_readings(readings, n)
+    profile = check_profile(profile) if profile is not None else default_profile()
+    combined = [combine(samples) for samples in readings]
+    model, search, letters, label, ambiguous = _resolve_view(combined, n, profile, SPACES[0],
+                                                             sample_weights(readings))
+    cost = model.cost
+    if letters is None:
+        raise _unresolved(model, "no valid cube is close to the readings",
+                          _low_margin(cost, None, MARGIN))
+    best_cost = search.found[0][0]
+    if len(search.found) > 1 and search.found[1][0] - best_cost < MARGIN:
+        _, label2, placements2 = search.found[1]
+        other = _letters(n, label2, placements2)
+        differ = [i for i, (a, b) in enumerate(zip(letters, other))
+                  if b is not None and label[a] != label2[b]]
+        raise _unresolved(model, "two valid cubes fit the readings almost equally well: "
+                          "{} facelets differ".format(len(differ)), differ)
+    if search.exhausted:
+        raise _unresolved(model, "the search ran out of effort: the readings are too unclear",
+                          _low_margin(cost, None, MARGIN))
+    if ambiguous:
+        raise _unresolved(model, "some wings or centres could be swapped: {} facelets are "
+                          "doubtful".format(len(ambiguous)), sorted(ambiguous))
+    classes = [label[c] for c in letters]
+    for space in SPACES[1:]:
+        other = _resolve_view(combined, n, profile, space)
+        if other[2] is not None:
+            differ = [i for i, (a, b) in enumerate(zip(letters, other[2]))
+                      if classes[i] != other[3][b]]
+            if differ:
+                raise _unresolved(model, "the two colour views disagree on {} facelets".format(
+                    len(differ)), differ)
+    # A junk reading (it fits no colour) is no evidence. One on a quiet scan is
+    # settled by the cube's constraints; on a noisy scan, or with more than
+    # MAX_JUNK of them, the sensor is misbehaving and the colour the
+    # constraints give rests on readings that may be wild too (a 3x3x3 at high
+    # noise went wrong with two junk readings, an orange-looking red and a
+    # red-looking blue): they are read again.
+    quiet = _is_quiet(model, readings)
+    junk = sum(model.junk)
+    if junk > MAX_JUNK or (junk and not quiet):
+        raise _unresolved(model, "{} readings fit no colour (at most {} on a quiet scan)".format(
+            junk, MAX_JUNK), [])
+    if not quiet and n > 3:
+        _check_noisy_orbits(model, n, label, letters, classes)
+    corrected = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= CORRECTION_COST]
+    doubtful = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= NOT_NEAREST_COST
+                or row[classes[i]] >= UNLIKE_COST]
+    gap = search.found[1][0] - best_cost if len(search.found) > 1 else SEARCH_MARGIN
+    # (On a noisy big cube no wing or centre is corrected: _check_noisy_orbits.)
+    allowed = MAX_CORRECTIONS if quiet else 1
+    if len(corrected) > allowed or gap < MARGIN + MARGIN_PER_CORRECTION * (len(corrected) - 1):
+        raise _unresolved(model, "{} facelets read unlike the colour the cube needs there "
+                          "(at most {} are corrected, a second one only on a quiet scan with no "
+                          "other valid cube close)".format(len(corrected), allowed),
+                          corrected)
+    return Resolution(
+        state="".join(letters),
+        confidence=round(1.0 - math.exp(-gap), 4),
+        doubtful=doubtful,
+        references=dict((face, [round(v, 1) for v in model.references[label[face]]])
+                        for face in FACES),
+        facelets=[_softmax(row, k) for row, k in zip(cost, classes)],
+    )
+
+
+def _softmax(row, k):
+    """Probability of class k among the six under costs `row`."""
+    low = min(row)
+    weights = [math.exp(low - c) for c in row]
+    return round(weights[k] / sum(weights), 4)

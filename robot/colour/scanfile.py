@@ -1,0 +1,145 @@
+"""Scan files: raw colour readings of a whole cube, in two JSON formats.
+
+The de-facto format of existing cube-robot tools: one object mapping the
+facelet numbers "1".."6N^2" to [r, g, b], the faces in the order U, L, F,
+R, B, D, each face row-major as drawn in the net (docs/colors.md).
+
+The project's own format keeps several samples per facelet:
+  {"format": "cubebot-scan", "version": 1, "size": N, "order": "URFDLB",
+   "readings": [[[r, g, b], ...], ...]}
+with 6N^2 entries in URFDLB facelet order, each a list of one or more samples.
+
+Inside the program, readings are a list of 6N^2 lists of (r, g, b) samples,
+URFDLB order. Malformed input raises MalformedScan (a ValueError) with one line.
+"""
+
+import json
+import math
+
+from cubebot.solver.facelets import FACES, MAX_SIZE, MIN_SIZE
+
+DEFACTO_ORDER = "ULFRBD"
+FORMAT = "cubebot-scan"
+VERSION = 1
+
+
+class MalformedScan(ValueError):
+    """A scan file or a readings list that does not have the expected shape."""
+
+
+def _is_number(value):
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and value >= 0)
+
+
+def _check_rgb(rgb, where):
+    if not (isinstance(rgb, (list, tuple)) and len(rgb) == 3 and all(_is_number(c) for c in rgb)):
+        raise MalformedScan("{}: {!r} is not a reading: use [r, g, b], 3 numbers >= 0".format(
+            where, rgb))
+    return tuple(rgb)
+
+
+def check_readings(readings, n):
+    """Normalise `readings` to 6N^2 lists of (r, g, b) tuples; MalformedScan if it cannot.
+
+    A facelet may be given as one (r, g, b) or as a list of samples.
+    """
+    if not isinstance(readings, (list, tuple)) or len(readings) != 6 * n * n:
+        got = len(readings) if isinstance(readings, (list, tuple)) else type(readings).__name__
+        raise MalformedScan("readings: got {}, a {}x{}x{} cube needs {} facelets".format(
+            got, n, n, n, 6 * n * n))
+    out = []
+    for i, item in enumerate(readings):
+        where = "facelet {}".format(i)
+        if isinstance(item, (list, tuple)) and item and all(_is_number(c) for c in item):
+            out.append([_check_rgb(item, where)])
+        elif isinstance(item, (list, tuple)) and item:
+            out.append([_check_rgb(s, where) for s in item])
+        else:
+            raise MalformedScan("{}: {!r} holds no reading".format(where, item))
+    return out
+
+
+def size_of_count(count):
+    """The N of a scan with `count` facelets; MalformedScan if none fits."""
+    for n in range(MIN_SIZE, MAX_SIZE + 1):
+        if 6 * n * n == count:
+            return n
+    raise MalformedScan("scan has {} facelets: a cube needs one of {}".format(
+        count, ", ".join(str(6 * n * n) for n in range(MIN_SIZE, MAX_SIZE + 1))))
+
+
+def _from_defacto(obj, size):
+    n = size_of_count(len(obj)) if size is None else size
+    nn = n * n
+    keys = set(str(k) for k in range(1, 6 * nn + 1))
+    if set(obj) != keys:
+        missing = sorted(keys - set(obj), key=lambda k: int(k))
+        extra = sorted(set(obj) - keys)
+        what = "missing facelet {}".format(missing[0]) if missing else \
+            "unexpected key {!r}".format(extra[0])
+        raise MalformedScan("{}: a {}x{}x{} scan has keys \"1\"..\"{}\"".format(
+            what, n, n, n, 6 * nn))
+    readings = [None] * (6 * nn)
+    for number in range(1, 6 * nn + 1):
+        face = DEFACTO_ORDER[(number - 1) // nn]
+        index = FACES.index(face) * nn + (number - 1) % nn
+        readings[index] = [_check_rgb(obj[str(number)], "facelet \"{}\"".format(number))]
+    return readings, n
+
+
+def _from_own(obj, size):
+    if obj.get("version") != VERSION:
+        raise MalformedScan("scan version {!r} is not supported: use {}".format(
+            obj.get("version"), VERSION))
+    if obj.get("order", "URFDLB") != "URFDLB":
+        raise MalformedScan("scan order {!r} is not supported: use \"URFDLB\"".format(
+            obj.get("order")))
+    n = obj.get("size")
+    if not isinstance(n, int) or isinstance(n, bool) or not MIN_SIZE <= n <= MAX_SIZE:
+        raise MalformedScan("scan size {!r} is not supported: use {} to {}".format(
+            n, MIN_SIZE, MAX_SIZE))
+    if size is not None and size != n:
+        raise MalformedScan("scan is of a {}x{}x{} cube, not {}x{}x{} (--size)".format(
+            n, n, n, size, size, size))
+    return check_readings(obj.get("readings"), n), n
+
+
+def parse_scan(text, size=None):
+    """(readings, N) from the text of a scan file in either format."""
+    try:
+        obj = json.loads(text)
+    except ValueError as exc:
+        raise MalformedScan("not valid JSON: {}".format(exc))
+    if not isinstance(obj, dict):
+        raise MalformedScan("a scan must be a JSON object, not {}".format(type(obj).__name__))
+    if obj.get("format") == FORMAT:
+        return _from_own(obj, size)
+    if "format" in obj:
+        raise MalformedScan("unknown scan format {!r}: use {!r} or the de-facto "
+                            "facelet object".format(obj["format"], FORMAT))
+    return _from_defacto(obj, size)
+
+
+def _rounded(rgb):
+    return [int(round(c)) if float(c).is_integer() else round(c, 2) for c in rgb]
+
+
+def dump_defacto(readings, n):
+    """The de-facto JSON object (a dict) of `readings`; several samples -> combined (colorspace.combine)."""
+    from cubebot.robot.colour.space import combine
+    readings = check_readings(readings, n)
+    nn = n * n
+    out = {}
+    for number in range(1, 6 * nn + 1):
+        face = DEFACTO_ORDER[(number - 1) // nn]
+        index = FACES.index(face) * nn + (number - 1) % nn
+        out[str(number)] = _rounded(combine(readings[index]))
+    return out
+
+
+def dump_scan(readings, n):
+    """The project's own scan object (a dict), keeping every sample."""
+    readings = check_readings(readings, n)
+    return {"format": FORMAT, "version": VERSION, "size": n, "order": "URFDLB",
+            "readings": [[_rounded(s) for s in samples] for samples in readings]}
