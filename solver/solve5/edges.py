@@ -28,6 +28,8 @@ from .model import ALL_MOVES, N, N_WINGS, MIDGE_OF, WINGS, wing_map
 
 TABLE = "5x5-wing-cycles"
 SETUP_COST = 2                 # a setup move costs two: once before, once after
+OPEN_SETUP_COST = 1            # ... but an outer one in an all-outer setup is undone by
+#                                nothing: open_cycle leaves the closing outer turns out
 KEY_WIDTH = 2                  # a cycle key: a * 24 * 24 + b * 24 + c < 2 ** 16
 MAX_CYCLE_MOVES = 24           # value: one byte per move (index into ALL_MOVES + 1)
 BYTE = 256
@@ -141,9 +143,10 @@ def conjugates(bases, map_of):
             for m, back in backs:
                 cyc = (back[a], back[b], back[c])
                 k = cycle_key(*cyc)
-                if k not in best or best[k][0] > cost + SETUP_COST:
-                    best[k] = (cost + SETUP_COST, cyc, [m] + setup, moves)
-                    by_cost.setdefault(cost + SETUP_COST, []).append(k)
+                step = OPEN_SETUP_COST if m.last == 1 and all(x.last == 1 for x in setup) else SETUP_COST
+                if k not in best or best[k][0] > cost + step:
+                    best[k] = (cost + step, cyc, [m] + setup, moves)
+                    by_cost.setdefault(cost + step, []).append(k)
         cost += 1
     return dict((key, simplify(setup + moves + invert(setup)))
                 for key, (_, _, setup, moves) in best.items())
