@@ -1,6 +1,6 @@
 """Benchmark of the whole robot job on the simulated MINDCUB3R.
 
-For 200 fixed seeds of each size: scramble, scan (realistic sensor model),
+For seeds 0..199 of each size: scramble, scan (the synthetic sensor model, moderate noise),
 resolve, solve, plan, execute. Reports the mean and p95 of the estimated
 robot times (scan, compute on the brick = measured here x 50, turning,
 total), flips per solve, and our planner against the naive planner (the
@@ -35,7 +35,7 @@ SEEDS = 200
 SIZES = (3, 2)
 TARGET_TOTAL_3X3_S = 60.0
 TARGET_TURN_SAVING = 0.30
-PUBLISHED_RANGE = "90-300 s"
+PUBLISHED_RANGE = "about 90 s, up to 300 s in other reports (MINDCUB3R, cited in facts.md)"
 
 
 def mean(values):
@@ -119,18 +119,19 @@ def main(argv=None):
         verdicts.append("{}x{}x{}: {} not solved; turning {:.1%} below naive".format(
             size, size, size, failed, saving))
         if size == 3 and total is not None:
-            verdicts.append("3x3x3 mean estimated full run {:.1f} s (target <= {:.0f} s; published LEGO robots "
+            verdicts.append("3x3x3 mean estimated full run {:.1f} s (target <= {:.0f} s; a real LEGO robot "
                             "{})".format(total, TARGET_TOTAL_3X3_S, PUBLISHED_RANGE))
     head = ["Run {} on {} (Python {}), {:.0f} s of real time for {} runs; load average {} at the "
             "start, {} at the end.".format(
                 datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
                 time.time() - t0, args.seeds * len(SIZES), load_before, load_average()), "",
-        "`python bench/robot.py`: scramble, scan with the realistic sensor model, resolve, "
-        "solve, plan, execute on the simulated MINDCUB3R with the default config "
+        "`python bench/robot.py`, seeds 0..{} of each size: scramble, scan with the synthetic "
+        "sensor model (robot/hw/sim/sensor_model.py, noise preset moderate, not fitted to real "
+        "scans), resolve, solve, plan, execute on the simulated MINDCUB3R with the default config "
         "(docs/robot.md). Times are estimates for the real robot: motor moves from speeds "
         "and angles plus settle_s, 10 ms per colour reading, compute measured here x{} (CPU time "
         "of the process and the solver's child processes, cubebot.robot.job.pipeline.cpu_seconds: other load "
-        "on the machine inflates it less than wall-clock time).".format(COMPUTE_FACTOR),
+        "on the machine inflates it less than wall-clock time).".format(args.seeds - 1, COMPUTE_FACTOR),
         ""]
     text = "\n".join(["## Robot (simulated MINDCUB3R)", ""] + head + sections + ["Summary:", ""]
                      + ["- " + v for v in verdicts])

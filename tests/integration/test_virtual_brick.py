@@ -17,8 +17,6 @@ from cubebot.solver.facelets import is_solved
 from cubebot.solver.moves import apply
 
 pytest.importorskip("ev3dev2")
-pytest.importorskip("cubebot.solver.api")
-pytest.importorskip("cubebot.robot.colour.resolve")
 
 
 def _demo(capsys, *args):

@@ -24,15 +24,6 @@ def test_every_layer_move_has_order_four(n):
             assert M.apply(s, [m], n) != s or depth not in (1, n)
 
 
-def test_whole_cube_rotation_equals_all_layers():
-    for n in range(2, 8):
-        s = F.solved(n)
-        for axis, face in M.ROTATION_FACE.items():
-            layers = [M.Move(face, d, d, 1) for d in range(1, n + 1)]
-            assert M.apply(s, axis, n) == M.apply(s, layers, n)
-            assert F.is_solved(M.apply(s, axis, n))
-
-
 def test_kociemba_example_is_solved_by_its_published_solution():
     state = "DRLUUBFBRBLURRLRUBLRDDFDLFUFUFFDBRDUBRUFLLFDDBFLUBLRBD"
     sol = "D2 R' D' F2 B D R2 D2 R' F2 D' F2 U' B2 L2 U2 D R2 U"

@@ -11,8 +11,11 @@ wild reading (another colour's reading, or junk). All values are raw counts,
 clipped to 0..RAW_MAX, like `ColorSensor.raw`.
 
 Colours are face letters of the standard scheme (cubebot.robot.colour.scheme) or colour
-names. Noise presets: "low", "moderate" (what a real sensor on a MINDCUB3R
-produces: +-25% brightness, a noticeable cast), "high" (worse than real).
+names. Noise presets: "low", "moderate" (+-25% brightness, a noticeable cast)
+and "high" (more of everything, and 3% wild readings). The presets are chosen
+to resemble the traits described in the project's reference notes (facts.md);
+they are not fitted to real recordings, so no preset is a measured claim
+about a real sensor.
 """
 
 from cubebot.robot.colour.scheme import EV3_TYPICAL_RAW, RAW_MAX, colour_of

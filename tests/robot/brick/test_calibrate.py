@@ -2,8 +2,6 @@
 
 import json
 
-import pytest
-
 from cubebot.robot.tools import calibrate
 from cubebot.robot.job.robots import open_backend
 from cubebot.robot.cli.main import main
@@ -14,8 +12,6 @@ from cubebot.solver.facelets import solved
 
 
 def test_calibrate_on_the_sim_writes_profile_and_config_keeping_the_old_ones(tmp_path, capsys):
-    pytest.importorskip("cubebot.robot.colour.profile")
-    pytest.importorskip("cubebot.robot.colour.resolve")
     (tmp_path / "config.json").write_text('{"settle_s": 0.05}\n')
     (tmp_path / "profile.json").write_text("old profile\n")
     code = main(["calibrate", "--sim", "--config", str(tmp_path / "config.json"),
