@@ -6,8 +6,9 @@ random moves), HTM and QTM. 3x3x3: 200 uniformly random states, default and
 interpreter included) through getrusage(RUSAGE_CHILDREN) in a wrapper
 process. Writes the "solver" section of docs/benchmarks.md.
 
-Usage: python bench/solver.py [--size 2|3|4] [--n2 1000] [--n3 200] [--n4 100] [--budget 1.0] [--no-record]
---size 4 runs bench/solver4.py (100 seeded random 4x4x4 states; its own section).
+Usage: python bench/solver.py [--size 2|3|4|5] [--n2 1000] [--n3 200] [--n4 100] [--n5 100] [--budget 1.0] [--no-record]
+--size 4 runs bench/solver4.py (100 seeded random 4x4x4 states; its own section);
+--size 5 runs bench/solver5.py (100 seeded random 5x5x5 states; its own section).
 """
 
 import argparse
@@ -133,7 +134,14 @@ def bench_4(args, lines):
     return ["4x4x4: see the solver4 section (bench/solver4.py, {} states)".format(args.n4)]
 
 
-SIZES = {2: bench_2, 3: bench_3, 4: bench_4}
+def bench_5(args, lines):
+    """The 5x5x5 run of bench/solver5.py (it records its own "solver5" section)."""
+    from bench import solver5
+    solver5.run(args.n5, solver5.RSS_STATES, not args.no_record)
+    return ["5x5x5: see the solver5 section (bench/solver5.py, {} states)".format(args.n5)]
+
+
+SIZES = {2: bench_2, 3: bench_3, 4: bench_4, 5: bench_5}
 DEFAULT_SIZES = (2, 3)          # a run without --size; the 4x4x4 run takes many minutes
 
 
@@ -143,6 +151,7 @@ def main():
     parser.add_argument("--n2", type=int, default=1000)
     parser.add_argument("--n3", type=int, default=200)
     parser.add_argument("--n4", type=int, default=100)
+    parser.add_argument("--n5", type=int, default=100)
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()

@@ -73,10 +73,11 @@ def main():
         run(args.n, args.rss, not args.no_record)
 
 
-def solve_checked(k, state, budget=None):
-    """(OBTM length, seconds, Result) of one 4x4x4 solve; exits if it does not solve."""
+def solve_checked(k, state, budget=None, engine=solve4):
+    """(OBTM length, seconds, Result) of one solve by engine (solve4 or solve5); exits if
+    it does not solve."""
     t = time.perf_counter()
-    result = solve4.solve_stages(state, budget)
+    result = engine.solve_stages(state, budget)
     seconds = time.perf_counter() - t
     best = result.candidates[0]
     if not facelets.is_solved(moves.apply(state, best)):
@@ -113,20 +114,27 @@ def check(n, record_it=True):
     return text
 
 
-def run(n, rss_states=3, record_it=True):
-    """Solve n seeded random states, print and (optionally) record the table; returns its text."""
-    cubes = states(n)
+def solve_each(cubes, engine):
+    """Solve every state with engine.solve_stages, check each solution, print a line per
+    state; returns (OBTM lengths, seconds, {stage: moves per state})."""
     lengths, seconds = [], []
-    per_stage = dict((name, []) for name in solve4.STAGES)
+    per_stage = dict((name, []) for name in engine.STAGES)
     for k, state in enumerate(cubes):
-        length, spent, result = solve_checked(k, state)
+        length, spent, result = solve_checked(k, state, engine=engine)
         lengths.append(length)
         seconds.append(spent)
-        for name in solve4.STAGES:
+        for name in engine.STAGES:
             per_stage[name].append(len(result.stages.get(name, [])))
         print("{:3d} {:3d} moves {:6.2f} s {}".format(
             k, lengths[-1], seconds[-1],
-            " ".join("{}={}".format(n, per_stage[n][-1]) for n in solve4.STAGES)), flush=True)
+            " ".join("{}={}".format(s, per_stage[s][-1]) for s in engine.STAGES)), flush=True)
+    return lengths, seconds, per_stage
+
+
+def run(n, rss_states=3, record_it=True):
+    """Solve n seeded random states, print and (optionally) record the table; returns its text."""
+    cubes = states(n)
+    lengths, seconds, per_stage = solve_each(cubes, solve4)
     rss_states = min(rss_states, len(cubes))
     rss = peak_rss_mb(cubes[:rss_states])
     table_bytes = sum(os.path.getsize(store.table_path(name)) for name in catalog.names(size=4))

@@ -1,0 +1,210 @@
+"""The 5x5x5 reduction solver: solutions applied back, each stage alone, parity, bad tables."""
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from contextlib import redirect_stdout
+
+import pytest
+
+from cubebot.solver import api, facelets, moves, scramble, solve5, store
+from cubebot.solver.errors import InvalidCube, TableError
+from cubebot.solver.solve5 import beam, centrecycles, edges, model, reduce
+from .cubes import check_solves, disguise, seeded
+
+N = 5
+
+
+def solved():
+    return facelets.solved(N)
+
+
+def _reducer():
+    return reduce.Reducer()
+
+
+@pytest.mark.parametrize("seed", [51, 52])
+def test_seeded_random_states_are_solved(tables_dir, seed):
+    state = disguise(scramble.random_state(N, seeded(seed)), seeded(seed + 100))
+    solution = api.solve(state, metric="obtm")
+    check_solves(state, solution.moves)
+    assert all(m.first == 1 and m.last in (1, 2) for m in solution.moves)   # outer and wide turns
+    assert solution.length == moves.count(solution.moves, "obtm")
+
+
+def test_a_state_a_few_moves_from_solved(tables_dir):
+    state = moves.apply(solved(), "Rw U' Fw2 D")
+    result = solve5.solve_stages(state)
+    check_solves(state, result.candidates[0])
+
+
+def test_solved_cube_needs_no_moves(tables_dir):
+    assert solve5.solve(solved())[0] == []
+
+
+@pytest.mark.parametrize("turn, parity", [("Rw", 1), ("Rw2", 0), ("Uw Fw", 0), ("Uw Fw Lw'", 1)])
+def test_parity_cases(tables_dir, turn, parity):
+    # odd and even wing permutations: the beam stage always leaves it even
+    state = moves.apply(solved(), turn)
+    red = _reducer()
+    assert reduce.wing_parity(state, red.edges.wings) == parity
+    result = red.solve(state)
+    after = moves.apply(state, result.stages["beam"], N)
+    assert reduce.wing_parity(after, red.edges.wings) == 0
+    check_solves(state, result.candidates[0])
+
+
+def test_the_beam_alone_ends_even_and_never_worse(tables_dir):
+    red = _reducer()
+    for seed in range(3):
+        state = scramble.random_state(N, seeded(60 + seed))
+        cube = reduce.label(state)
+        par = reduce.wing_parity(cube, red.edges.wings)
+        path = red.beam.solve(cube, par)
+        after = moves.apply(cube, path, N)
+        assert path == [] or reduce.wing_parity(after, red.edges.wings) == 0
+        assert red.beam.wrong(_centres(after)) <= red.beam.wrong(_centres(cube))
+
+
+def _centres(cube):
+    return tuple(cube[f] for f in beam.CENTRES)
+
+
+def test_last_two_tredges_parity_case_is_paired_without_an_appended_algorithm(tables_dir):
+    # two wings of one edge swapped (the "flipped tredge" a human reaches last): an odd
+    # wing permutation with centres solved
+    red = _reducer()
+    for turns in ("Rw U2 Rw' U2", "Rw U Rw'", "Lw' D Lw"):
+        state = moves.apply(solved(), turns)
+        result = red.solve(state)
+        check_solves(state, result.candidates[0])
+
+
+def _centres_home(cube):
+    return all(cube[f] == facelets.FACES[f // (N * N)] for f in model.X_CENTRES + model.T_CENTRES)
+
+
+def test_centre_stage_alone_solves_the_centres_and_keeps_the_pairs(tables_dir):
+    red = _reducer()
+    # centres scrambled by pure centre 3-cycles (everything else solved), then outer turns
+    table = red.centres
+    rng = seeded(7)
+    state = solved()
+    for _ in range(6):
+        a, b, c = rng.sample(range(model.N_SLOTS), 3)
+        state = moves.apply(state, table.cycle(rng.randrange(2), a, b, c), N)
+    state = moves.apply(state, "R U' F2", N)
+    assert not _centres_home(state)
+    after = moves.apply(state, table.solve(state), N)
+    assert _centres_home(after)
+    assert red.edges.wings.dest(after) == list(range(model.N_WINGS))   # every wing still paired
+    check_solves(after, solve5.solve(after)[0])
+
+
+def test_edge_stage_alone_pairs_every_wing(tables_dir):
+    red = _reducer()
+    rng = seeded(8)
+    state = solved()
+    for _ in range(5):
+        a, b, c = rng.sample(range(model.N_WINGS), 3)
+        state = moves.apply(state, red.edges.cycle(a, b, c), N)
+    state = moves.apply(state, "R U F' L2 D B", N)          # and the 3x3x3 part turned
+    solution = red.edges.solve(state)
+    after = moves.apply(state, solution, N)
+    assert red.edges.wings.dest(after) == list(range(model.N_WINGS))
+    # the centres are still home (the stage adds outer turns at most) and a 3x3x3 is left
+    assert _centres_home(after)
+    result = red.solve(after)
+    assert result.stages["centres"] == [] and result.stages["edges"] == []
+    check_solves(after, result.candidates[0])
+
+
+def test_every_table_cycle_is_a_pure_three_cycle(tables_dir):
+    red = _reducer()
+    rng = seeded(9)
+    for _ in range(30):
+        a, b, c = rng.sample(range(model.N_WINGS), 3)
+        perm = edges._compose([moves.permutation(m, N) for m in red.edges.cycle(a, b, c)])
+        assert edges.pure_cycle(perm, model.WINGS) in ((a, b, c), (b, c, a), (c, a, b))
+        k = rng.randrange(2)
+        slots = centrecycles.ORBITS[k]
+        perm = edges._compose([moves.permutation(m, N) for m in red.centres.cycle(k, a, b, c)])
+        assert edges.pure_cycle(perm, tuple((f,) for f in slots)) in ((a, b, c), (b, c, a), (c, a, b))
+
+
+def test_finish_stage_alone_on_a_reduced_cube(tables_dir):
+    state = moves.apply(solved(), "R U F' L2 D B R' U2")
+    result = _reducer().solve(state)
+    assert result.stages["beam"] == [] and result.stages["centres"] == [] and result.stages["edges"] == []
+    check_solves(state, result.candidates[0])
+
+
+def test_impossible_cubes_are_rejected(tables_dir):
+    state = list(solved())
+    i, j = facelets.face_index("U", 1, 1, N), facelets.face_index("U", 1, 2, N)   # X and T
+    state[i], state[j] = "R", "U"
+    k = facelets.face_index("R", 1, 2, N)
+    state[k] = "U"
+    with pytest.raises(InvalidCube):
+        api.solve("".join(state))
+
+
+def _copy_tables(src, dst):
+    for name in os.listdir(src):
+        shutil.copy(os.path.join(src, name), os.path.join(dst, name))
+
+
+def _cli_solve(directory, state):
+    env = dict(os.environ, CUBEBOT_TABLES=directory)
+    return subprocess.run([sys.executable, "-c", "import sys; from cubebot.robot.cli.main import main; "
+                           "sys.exit(main(['solve', '--size', '5', sys.argv[1]]))", state],
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_a_bad_5x5x5_table_is_one_line_and_exit_2(tables_dir, tmp_path, damage):
+    _copy_tables(tables_dir, str(tmp_path))
+    path = store.table_path(edges.TABLE, str(tmp_path))
+    if damage == "missing":
+        os.remove(path)
+    else:
+        with open(path, "r+b") as f:
+            f.truncate(os.path.getsize(path) - 7)
+    state = moves.apply(solved(), "Rw U Fw'")
+    proc = _cli_solve(str(tmp_path), state)
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert edges.TABLE in proc.stderr
+    with pytest.raises(TableError):
+        reduce.Reducer(str(tmp_path))
+
+
+def test_a_5x5x5_scan_through_colors_then_solved(tables_dir, tmp_path):
+    # the robot's path: a (simulated sensor) scan of a 5x5x5, `cubebot colors`, then a solve
+    from cubebot.robot.cli.main import main as cli
+    from cubebot.robot.colour.scanfile import dump_scan
+    from tests.robot.colors_support import same_cube, scan_of
+    state = scramble.random_state(N, seeded(71))
+    path = tmp_path / "scan.json"
+    path.write_text(json.dumps(dump_scan(scan_of(state, N, 5, "low"), N)))
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli(["colors", str(path)]) == 0
+    resolved = out.getvalue().strip()
+    assert same_cube(resolved, state)
+    solution = api.solve(resolved, size=N)
+    check_solves(resolved, solution.moves)
+
+
+def test_the_link_solves_a_5x5x5(tables_dir):
+    from cubebot.robot.link.protocol import Dispatcher
+    from cubebot.robot.job.service import RobotService
+    state = scramble.random_state(N, seeded(72))
+    reply = Dispatcher(RobotService(make_robot=None), "test").handle(
+        {"id": 1, "cmd": "solve", "state": state})
+    assert reply["ok"], reply
+    check_solves(state, moves.parse(reply["result"]["moves"]))
