@@ -208,7 +208,7 @@ def _resolve_view(combined, n, profile, space, weights=None):
     resolved again until it stays the same (at most REFIT_ROUNDS times).
     """
     model = RawModel(combined, n, profile, weights) if space == "raw" else \
-        ColourModel(combined, n, profile, space)
+        ColourModel(combined, n, profile or default_profile(), space)
     previous = None
     for round_ in range(REFIT_ROUNDS + 1):
         search, letters, label, ambiguous = _search(model.cost, n)
@@ -233,7 +233,7 @@ def resolve(readings, n, profile=None):
     """
     check_size(n)
     readings = check_readings(readings, n)
-    profile = check_profile(profile) if profile is not None else default_profile()
+    profile = check_profile(profile) if profile is not None else None
     combined = [combine(samples) for samples in readings]
     model, search, letters, label, ambiguous = _resolve_view(combined, n, profile, SPACES[0],
                                                              sample_weights(readings))
