@@ -38,7 +38,7 @@ OFFSET_SHARE = 0.02
 # ... and at least this many steps of the readings' resolution.
 OFFSET_QUANTA = 3.0
 # Smallest standard deviation of a class along any direction (log units: ~2%).
-FEATURE_SD_MIN = 0.02
+FEATURE_SD_MIN = 0.01
 # Pseudo-members of the pooled covariance in each class's covariance.
 COVARIANCE_PRIOR = 6.0
 # The middle centres' spread against the body's, and an extra sd (log units).
@@ -48,6 +48,8 @@ CENTRE_SD_EXTRA = 0.08
 # class is at least this is junk: no evidence (cost 0 for every class), left
 # out of the refit.
 JUNK_COST = 20.0
+# Pseudo-facelets of no offset in each face's cast estimate (robot.rawmodel._face_shifts).
+FACE_SHIFT_PRIOR = 2.0
 # Class means this many sd apart (Mahalanobis) make a quiet scan (scale 1).
 QUIET_SEPARATION = 8.0
 # The noise scale stays within these.
@@ -127,7 +129,9 @@ class RawModel(object):
         fixed = set(self.fixed)
         self.body = [i for i in range(len(combined)) if i not in fixed]
         self.offset = log_offset(combined)
-        self.feats = [log_features(x, self.offset) for x in combined]
+        self.raw_feats = [log_features(x, self.offset) for x in combined]
+        self.feats = list(self.raw_feats)
+        self.nn = n * n
         self.junk = [False] * len(combined)
         self.scale = 1.0
         body_feats = [self.feats[i] for i in self.body]
@@ -158,12 +162,33 @@ class RawModel(object):
         keep = [not self.junk[i] and self.cost[i][classes[i]] - min(self.cost[i]) < OUTLIER_COST
                 for i in range(len(classes))]
         self._fit(classes, keep)
+        self._face_shifts(classes, keep)
+        self._fit(classes, keep)
         centre_classes = [classes[i] for i in self.fixed]
         if self.fixed and len(set(centre_classes)) == len(centre_classes):
             offsets = [[self.feats[i][a] - self.means[k][a] for a in range(3)]
                        for i, k in zip(self.fixed, centre_classes)]
             self.shift = [median([o[a] for o in offsets]) for a in range(3)]
         self._costs()
+
+    def _face_shifts(self, classes, keep):
+        """Take out each face's own cast: the median offset of its body facelets
+        from their classes (a webcam photographs each face in its own light),
+        shrunk by FACE_SHIFT_PRIOR pseudo-facelets of no offset."""
+        fixed = set(self.fixed)
+        shifts = []
+        for face in range(6):
+            offsets = [[self.raw_feats[i][a] - self.means[classes[i]][a] for a in range(3)]
+                       for i in range(face * self.nn, (face + 1) * self.nn)
+                       if i not in fixed and keep[i]]
+            if not offsets:
+                shifts.append([0.0, 0.0, 0.0])
+                continue
+            share = len(offsets) / (len(offsets) + FACE_SHIFT_PRIOR)
+            shifts.append([share * median([o[a] for o in offsets]) for a in range(3)])
+        mean = [sum(s[a] for s in shifts) / 6.0 for a in range(3)]
+        self.feats = [tuple(x[a] - shifts[i // self.nn][a] + mean[a] for a in range(3))
+                      for i, x in enumerate(self.raw_feats)]
 
     def _fit(self, classes, keep):
         groups = [[] for _ in range(6)]
