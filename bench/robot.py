@@ -7,7 +7,12 @@ total), flips per solve, and our planner against the naive planner (the
 reference robot's fixed recipe) on the same solutions in the same time
 model. Writes the "robot" section of docs/benchmarks.md.
 
-Usage: python bench/robot.py [--seeds N] [--no-record]
+--scheme NAME scans a cube of another colour scheme (robot.colorscheme.SCHEMES,
+e.g. "pastel": pink, purple and cyan stickers) and --real-sensor gives the
+simulated sensor the real EV3's traits (robot.sim.sensor_model: real colour
+readings, centre look and dim levels); such runs are printed, not recorded.
+
+Usage: python bench/robot.py [--seeds N] [--scheme NAME] [--real-sensor] [--no-record]
 """
 
 import argparse
@@ -15,6 +20,7 @@ import datetime
 import importlib.util
 import os
 import platform
+import random
 import sys
 import time
 
@@ -29,7 +35,9 @@ _spec.loader.exec_module(_record_module)
 record = _record_module.record
 
 from robot.pipeline import COMPUTE_FACTOR, run_job  # noqa: E402
-from robot.sim.factory import make_sim_robot  # noqa: E402
+from robot.colorscheme import SCHEMES  # noqa: E402
+from robot.sim.factory import SENSOR_SEED_OFFSET, make_sim_robot  # noqa: E402
+from robot.sim.sensor_model import SensorModel  # noqa: E402
 
 SEEDS = 200
 SIZES = (3, 2)
@@ -55,10 +63,13 @@ def load_average():
         return "?"
 
 
-def run_size(size, seeds):
+def run_size(size, seeds, scheme="standard", real=False):
     rows = []
     for seed in range(seeds):
-        robot = make_sim_robot(size, seed)
+        sensor = None
+        if scheme != "standard" or real:
+            sensor = SensorModel(random.Random(seed + SENSOR_SEED_OFFSET), scheme=scheme, real=real)
+        robot = make_sim_robot(size, seed, sensor_model=sensor)
         result = run_job(robot, size)
         result["seed"] = seed
         rows.append(result)
@@ -106,14 +117,20 @@ def summarise(size, rows):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=SEEDS)
+    parser.add_argument("--scheme", default="standard", choices=sorted(SCHEMES),
+                        help="colour scheme of the scanned cube")
+    parser.add_argument("--real-sensor", action="store_true",
+                        help="the simulated sensor with the real EV3's traits")
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args(argv)
+    if args.scheme != "standard" or args.real_sensor:
+        args.no_record = True
     t0 = time.time()
     load_before = load_average()
     sections = []
     verdicts = []
     for size in SIZES:
-        rows = run_size(size, args.seeds)
+        rows = run_size(size, args.seeds, args.scheme, args.real_sensor)
         lines, saving, total, failed = summarise(size, rows)
         sections += lines + [""]
         verdicts.append("{}x{}x{}: {} not solved; turning {:.1%} below naive".format(

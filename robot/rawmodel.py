@@ -38,9 +38,9 @@ OFFSET_SHARE = 0.02
 # ... and at least this many steps of the readings' resolution.
 OFFSET_QUANTA = 3.0
 # Smallest standard deviation of a class along any direction (log units: ~2%).
-FEATURE_SD_MIN = 0.01
+FEATURE_SD_MIN = 0.005
 # Pseudo-members of the pooled covariance in each class's covariance.
-COVARIANCE_PRIOR = 6.0
+COVARIANCE_PRIOR = 3.0
 # The middle centres' spread against the body's, and an extra sd (log units).
 CENTRE_VAR_FACTOR = 2.0
 CENTRE_SD_EXTRA = 0.08
@@ -50,6 +50,8 @@ CENTRE_SD_EXTRA = 0.08
 JUNK_COST = 20.0
 # Pseudo-facelets of no offset in each face's cast estimate (robot.rawmodel._face_shifts).
 FACE_SHIFT_PRIOR = 2.0
+FACE_SHIFTS = True
+SIZE_PRIOR = True
 # Class means this many sd apart (Mahalanobis) make a quiet scan (scale 1).
 QUIET_SEPARATION = 8.0
 # The noise scale stays within these.
@@ -162,8 +164,9 @@ class RawModel(object):
         keep = [not self.junk[i] and self.cost[i][classes[i]] - min(self.cost[i]) < OUTLIER_COST
                 for i in range(len(classes))]
         self._fit(classes, keep)
-        self._face_shifts(classes, keep)
-        self._fit(classes, keep)
+        if FACE_SHIFTS:
+            self._face_shifts(classes, keep)
+            self._fit(classes, keep)
         centre_classes = [classes[i] for i in self.fixed]
         if self.fixed and len(set(centre_classes)) == len(centre_classes):
             offsets = [[self.feats[i][a] - self.means[k][a] for a in range(3)]
@@ -210,9 +213,17 @@ class RawModel(object):
         pooled = [[sum(s[a][b] for s in scatters) / total + (floor if a == b else 0.0)
                    for b in range(3)] for a in range(3)]
         covs = []
+        trace = sum(pooled[a][a] for a in range(3))
         for s, count in zip(scatters, counts):
-            covs.append([[(s[a][b] + COVARIANCE_PRIOR * pooled[a][b]) / (count + COVARIANCE_PRIOR)
-                          + (floor if a == b else 0.0) for b in range(3)] for a in range(3)])
+            # The prior has the pooled shape at this class's own size (its
+            # variance summed over channels), so that a tight class (a
+            # saturated white) stays tight and a broad one broad.
+            own = sum(s[a][a] for a in range(3)) / count if count >= 2 else trace
+            size = (count * own + COVARIANCE_PRIOR * trace) / (count + COVARIANCE_PRIOR) / trace \
+                if SIZE_PRIOR else 1.0
+            covs.append([[(s[a][b] + COVARIANCE_PRIOR * size * pooled[a][b])
+                          / (count + COVARIANCE_PRIOR) + (floor if a == b else 0.0)
+                          for b in range(3)] for a in range(3)])
         self.means = means
         self.covs = covs
         self.references = [mean_rgb([self.combined[i] for i in group]) if group else
