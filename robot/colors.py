@@ -37,6 +37,7 @@ from .colorspace import combine, median
 from .errors import ScanUnresolved
 from .rescan import outlying_samples
 from .pieces import orbits, solved_pieces
+from .countmodel import CountModel
 from .rawmodel import RawModel
 from .scanfile import check_readings
 
@@ -55,10 +56,17 @@ NOISY_MARGIN = COST_CAP + CORRECTION_COST
 # all samples, or this many.
 WILD_SAMPLE_RATE = 0.01
 MIN_WILD_SAMPLES = 3
+# A 2x2x2 whose two closest learned colours lie closer than this (Mahalanobis,
+# robot.rawmodel `separation`) is read again: with four facelets per
+# colour and no centres, a wrong but self-consistent set of colours can form a
+# valid cube (seen at high noise: two wild readings pulled two classes together).
+MIN_SEPARATION_2X2 = 3.0
 # More junk readings (robot.rawmodel) than this and the scan is read again.
 MAX_JUNK = 1
 # More corrections than this and the scan is not trusted.
 MAX_CORRECTIONS = 2
+# ... and on a noisy scan.
+NOISY_CORRECTIONS = 1
 # Each correction after the first needs the next valid cube this much further away.
 MARGIN_PER_CORRECTION = 3.0
 # ... and only on a quiet scan: the fitted noise scale (robot.rawmodel) at most this.
@@ -70,6 +78,9 @@ MAX_NODES = 5000
 # Views that must agree: "raw" (robot.rawmodel) or a key of robot.colorspace.SPACES
 # (robot.colormodel); the first one's costs are reported.
 SPACES = ("raw",)
+# The EV3 count model (robot.countmodel) describes a scan whose fitted noise
+# scale is at most this (its nominal noise is 1).
+COUNTS_APPLY_SCALE = 2.0
 # Rounds of re-estimating the colours from the resolved cube and resolving again.
 REFIT_ROUNDS = 2
 
@@ -207,8 +218,12 @@ def _resolve_view(combined, n, profile, space, weights=None):
     The class statistics are refitted on the resolved cube and the cube
     resolved again until it stays the same (at most REFIT_ROUNDS times).
     """
-    model = RawModel(combined, n, profile, weights) if space == "raw" else \
-        ColourModel(combined, n, profile or default_profile(), space)
+    if space == "raw":
+        model = RawModel(combined, n, profile, weights)
+    elif space == "counts":
+        model = CountModel(combined, n, profile, weights)
+    else:
+        model = ColourModel(combined, n, profile or default_profile(), space)
     previous = None
     for round_ in range(REFIT_ROUNDS + 1):
         search, letters, label, ambiguous = _search(model.cost, n)
@@ -222,25 +237,121 @@ def _resolve_view(combined, n, profile, space, weights=None):
     return model, search, letters, label, ambiguous
 
 
+def _best_start(combined, n, profile, weights):
+    """_resolve_view from each start of the learned model (robot.rawmodel: the
+    scan's own clustering, and `profile` or the built-in references); the
+    start whose cube explains the readings best (RawModel.fit_cost) wins.
+
+    A learned model can settle on a wrong but self-consistent reading of a
+    noisy scan (a red and an orange class mixed); a second start that ends
+    at another cube explaining the readings about as well (within MARGIN)
+    exposes that: ScanUnresolved names the facelets where they differ.
+    """
+    views = []
+    for start in (None, profile or default_profile()):
+        view = _resolve_view(combined, n, start, "raw", weights)
+        if view[2] is not None:
+            classes = [view[3][c] for c in view[2]]
+            views.append((view[0].fit_cost(classes), view))
+    if not views:
+        return _resolve_view(combined, n, profile, "raw", weights)
+    views.sort(key=lambda item: item[0])
+    best_fit, best = views[0]
+    for fit, other in views[1:]:
+        differ = _differ(best[2], other[2])
+        if differ and fit - best_fit < MARGIN:
+            raise _unresolved(best[0], "the colours can be read as two different cubes "
+                              "about equally well: {} facelets differ".format(len(differ)), differ)
+    return best
+
+
+def _differ(a, b):
+    """Facelets where two facelet strings differ, up to the renaming of the
+    colours that most facelets agree on."""
+    votes = {}
+    for x, y in zip(a, b):
+        votes[(x, y)] = votes.get((x, y), 0) + 1
+    mapping = {}
+    for (x, y), _ in sorted(votes.items(), key=lambda item: (-item[1], item[0])):
+        if x not in mapping and y not in mapping.values():
+            mapping[x] = y
+    return [i for i, (x, y) in enumerate(zip(a, b)) if mapping.get(x) != y]
+
+
 def resolve(readings, n, profile=None):
     """The most likely valid cube for `readings`; see the module docstring.
 
     readings: 6*N*N lists (URFDLB facelet order) of one or more (r, g, b)
-    samples. profile: a colour profile (robot.colorprofile) or None for the
-    built-in references. Returns a Resolution; raises ScanUnresolved (with
-    the facelets to rescan) when no valid cube is clearly the most likely,
-    MalformedScan (a ValueError) for readings of the wrong shape.
+    samples. profile: a colour profile (robot.colorprofile) or None. Returns
+    a Resolution; raises ScanUnresolved (with the facelets to rescan) when no
+    valid cube is clearly the most likely, MalformedScan (a ValueError) for
+    readings of the wrong shape.
+
+    Two models judge the scan: the model learned from the scan (robot.rawmodel,
+    any sensor) and the EV3 count model (robot.countmodel: the EV3 sensor's
+    noise in raw counts). The count model speaks only where it describes the
+    scan (`_counts_apply`); then a cube is returned only if no model that
+    applies reports the scan or reads another cube.
     """
     check_size(n)
     readings = check_readings(readings, n)
     profile = check_profile(profile) if profile is not None else None
     combined = [combine(samples) for samples in readings]
-    model, search, letters, label, ambiguous = _resolve_view(combined, n, profile, SPACES[0],
-                                                             sample_weights(readings))
+    weights = sample_weights(readings)
+    learned = _attempt(lambda: _decide(_best_start(combined, n, profile, weights), readings, n))
+    view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
+    counted = _attempt(lambda: _decide(view, readings, n))
+    # A cube the readings give as they are (no facelet corrected) stands on
+    # the learned model alone; corrections need the count model's consent
+    # where it applies (at high noise the learned model alone returned a few
+    # wrong corrected cubes in the synthetic bench).
+    plain = not isinstance(learned, ScanUnresolved) and not learned[1]
+    if plain or not _counts_apply(view[0]):
+        return _outcome(learned)
+    if not isinstance(learned, ScanUnresolved) and not isinstance(counted, ScanUnresolved):
+        differ = _differ(learned[0].state, counted[0].state)
+        if differ:
+            raise _unresolved(view[0], "the two colour models read different cubes: {} facelets "
+                              "differ".format(len(differ)), differ)
+        return learned[0]
+    return _outcome(counted)
+
+
+def _attempt(decide):
+    """The Resolution, or the ScanUnresolved, of one model's decision."""
+    try:
+        return decide()
+    except ScanUnresolved as exc:
+        return exc
+
+
+def _outcome(result):
+    """The Resolution of a (Resolution, corrected) decision; raises a ScanUnresolved."""
+    if isinstance(result, ScanUnresolved):
+        raise result
+    return result[0]
+
+
+def _counts_apply(model):
+    """Whether the EV3 count model describes this scan: its fitted noise scale
+    lies strictly inside its bounds and at most COUNTS_APPLY_SCALE (readings on
+    another scale, a webcam's or leJOS floats, end at a bound or far above)."""
+    from .countmodel import SCALE_MAX, SCALE_MIN
+    return SCALE_MIN < model.scale < min(SCALE_MAX, COUNTS_APPLY_SCALE)
+
+
+def _decide(view, readings, n):
+    """(Resolution, corrected facelets) from one model's resolved view, or
+    ScanUnresolved (the decision rules)."""
+    model, search, letters, label, ambiguous = view
     cost = model.cost
     if letters is None:
         raise _unresolved(model, "no valid cube is close to the readings",
                           _low_margin(cost, None, MARGIN))
+    if n == 2 and getattr(model, "separation", MIN_SEPARATION_2X2) < MIN_SEPARATION_2X2:
+        raise _unresolved(model, "the colours are not clearly apart ({:.1f} sd): a 2x2x2 has too "
+                          "few facelets per colour to settle them".format(model.separation),
+                          _low_margin(cost, [label[c] for c in letters], MARGIN))
     best_cost = search.found[0][0]
     if len(search.found) > 1 and search.found[1][0] - best_cost < MARGIN:
         _, label2, placements2 = search.found[1]
@@ -256,14 +367,6 @@ def resolve(readings, n, profile=None):
         raise _unresolved(model, "some wings or centres could be swapped: {} facelets are "
                           "doubtful".format(len(ambiguous)), sorted(ambiguous))
     classes = [label[c] for c in letters]
-    for space in SPACES[1:]:
-        other = _resolve_view(combined, n, profile, space)
-        if other[2] is not None:
-            differ = [i for i, (a, b) in enumerate(zip(letters, other[2]))
-                      if classes[i] != other[3][b]]
-            if differ:
-                raise _unresolved(model, "the two colour views disagree on {} facelets".format(
-                    len(differ)), differ)
     # A junk reading (it fits no colour) is no evidence. One on a quiet scan is
     # settled by the cube's constraints; on a noisy scan, or with more than
     # MAX_JUNK of them, the sensor is misbehaving and the colour the
@@ -282,7 +385,7 @@ def resolve(readings, n, profile=None):
                 or row[classes[i]] >= UNLIKE_COST]
     gap = search.found[1][0] - best_cost if len(search.found) > 1 else SEARCH_MARGIN
     # (On a noisy big cube no wing or centre is corrected: _check_noisy_orbits.)
-    allowed = MAX_CORRECTIONS if quiet else 1
+    allowed = MAX_CORRECTIONS if quiet else NOISY_CORRECTIONS
     if len(corrected) > allowed or gap < MARGIN + MARGIN_PER_CORRECTION * (len(corrected) - 1):
         raise _unresolved(model, "{} facelets read unlike the colour the cube needs there "
                           "(at most {} are corrected, a second one only on a quiet scan with no "
@@ -295,7 +398,7 @@ def resolve(readings, n, profile=None):
         references=dict((face, [round(v, 1) for v in model.references[label[face]]])
                         for face in FACES),
         facelets=[_softmax(row, k) for row, k in zip(cost, classes)],
-    )
+    ), corrected
 
 
 def _softmax(row, k):

@@ -53,7 +53,7 @@ FACE_SHIFT_PRIOR = 2.0
 FACE_SHIFTS = True
 SIZE_PRIOR = True
 # Class means this many sd apart (Mahalanobis) make a quiet scan (scale 1).
-QUIET_SEPARATION = 8.0
+QUIET_SEPARATION = 3.0
 # The noise scale stays within these.
 SCALE_MIN, SCALE_MAX = 0.05, 20.0
 
@@ -240,6 +240,7 @@ class RawModel(object):
                         _maha(self.means[j], self.means[k], inverses[j]))
                 closest = d if closest is None else min(closest, d)
         sep = math.sqrt(max(closest, 1e-12))
+        self.separation = sep
         self.scale = min(SCALE_MAX, max(SCALE_MIN, (QUIET_SEPARATION / sep) ** 2))
 
     def _costs(self):
@@ -251,7 +252,7 @@ class RawModel(object):
                                  for b in range(3)] for a in range(3)]) for c in self.covs]
             centre_means = [tuple(m[a] + self.shift[a] for a in range(3)) for m in self.means]
         fixed = set(self.fixed)
-        cost, junk = [], []
+        cost, junk, nll = [], [], []
         for i, x in enumerate(self.feats):
             if i in fixed and centre is not None:
                 models, means = centre, centre_means
@@ -259,6 +260,7 @@ class RawModel(object):
                 models, means = body, self.means
             misfit = [0.5 * _maha(x, m, inv) for m, (inv, _) in zip(means, models)]
             row = [f + 0.5 * logdet for f, (_, logdet) in zip(misfit, models)]
+            nll.append(row)
             low = min(row)
             # A middle centre is never junk: the six centres settle each other.
             is_junk = min(misfit) >= JUNK_COST and i not in fixed
@@ -269,3 +271,15 @@ class RawModel(object):
             junk.append(is_junk)
         self.cost = cost
         self.junk = junk
+        self.nll = nll
+
+    def fit_cost(self, classes):
+        """How well this model explains the scan as the cube `classes`: the summed
+        negative log-likelihood (each facelet at most COST_CAP above its
+        nearest class, junk left out), comparable between models of one scan."""
+        total = 0.0
+        for i, k in enumerate(classes):
+            if not self.junk[i]:
+                row = self.nll[i]
+                total += self.weights[i] * min(row[k], min(row) + COST_CAP)
+        return total
