@@ -307,14 +307,22 @@ def resolve(readings, n, profile=None):
     # wrong corrected cubes in the synthetic bench).
     plain = not isinstance(learned, ScanUnresolved) and not learned[1]
     if plain or not _counts_apply(view[0]):
-        return _outcome(learned)
+        return _with_doubts(_outcome(learned), counted)
     if not isinstance(learned, ScanUnresolved) and not isinstance(counted, ScanUnresolved):
         differ = _differ(learned[0].state, counted[0].state)
         if differ:
             raise _unresolved(view[0], "the two colour models read different cubes: {} facelets "
                               "differ".format(len(differ)), differ)
-        return learned[0]
+        return _with_doubts(learned[0], counted)
     return _outcome(counted)
+
+
+def _with_doubts(result, other):
+    """`result` with the doubtful facelets of the other model's decision added
+    when that model read the same cube."""
+    if isinstance(other, ScanUnresolved) or _differ(result.state, other[0].state):
+        return result
+    return result._replace(doubtful=sorted(set(result.doubtful) | set(other[0].doubtful)))
 
 
 def _attempt(decide):
