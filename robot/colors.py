@@ -38,7 +38,7 @@ from .errors import ScanUnresolved
 from .rescan import outlying_samples
 from .pieces import orbits, solved_pieces
 from .countmodel import CountModel
-from .rawmodel import RawModel
+from .rawmodel import RawModel, resolution
 from .scanfile import check_readings
 
 # Another valid cube within this cost of the best makes the scan ambiguous.
@@ -212,14 +212,14 @@ def _search(cost, n):
     return search, letters, label, ambiguous
 
 
-def _resolve_view(combined, n, profile, space, weights=None):
+def _resolve_view(combined, n, profile, space, weights=None, quantum=None):
     """Resolve in one colour space: (model, search, letters, label, ambiguous).
 
     The class statistics are refitted on the resolved cube and the cube
     resolved again until it stays the same (at most REFIT_ROUNDS times).
     """
     if space == "raw":
-        model = RawModel(combined, n, profile, weights)
+        model = RawModel(combined, n, profile, weights, quantum)
     elif space == "counts":
         model = CountModel(combined, n, profile, weights)
     else:
@@ -237,7 +237,7 @@ def _resolve_view(combined, n, profile, space, weights=None):
     return model, search, letters, label, ambiguous
 
 
-def _best_start(combined, n, profile, weights):
+def _best_start(combined, n, profile, weights, quantum=None):
     """_resolve_view from each start of the learned model (robot.rawmodel: the
     scan's own clustering, and `profile` or the built-in references); the
     start whose cube explains the readings best (RawModel.fit_cost) wins.
@@ -249,12 +249,12 @@ def _best_start(combined, n, profile, weights):
     """
     views = []
     for start in (None, profile or default_profile()):
-        view = _resolve_view(combined, n, start, "raw", weights)
+        view = _resolve_view(combined, n, start, "raw", weights, quantum)
         if view[2] is not None:
             classes = [view[3][c] for c in view[2]]
             views.append((view[0].fit_cost(classes), view))
     if not views:
-        return _resolve_view(combined, n, profile, "raw", weights)
+        return _resolve_view(combined, n, profile, "raw", weights, quantum)
     views.sort(key=lambda item: item[0])
     best_fit, best = views[0]
     for fit, other in views[1:]:
@@ -298,7 +298,9 @@ def resolve(readings, n, profile=None):
     profile = check_profile(profile) if profile is not None else None
     combined = [combine(samples) for samples in readings]
     weights = sample_weights(readings)
-    learned = _attempt(lambda: _decide(_best_start(combined, n, profile, weights), readings, n))
+    quantum = resolution([c for samples in readings for s in samples for c in s])
+    learned = _attempt(lambda: _decide(_best_start(combined, n, profile, weights, quantum),
+                                       readings, n))
     view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
     counted = _attempt(lambda: _decide(view, readings, n))
     # A cube the readings give as they are (no facelet corrected) stands on

@@ -67,11 +67,17 @@ def resolution(values):
     return max(min(steps), 1e-9)
 
 
-def log_offset(combined):
-    """The offset added before the logarithm for this scan (see module doc)."""
+def log_offset(combined, quantum=None):
+    """The offset added before the logarithm for this scan (see module doc).
+
+    quantum: the resolution of the raw samples (`resolution` of all their
+    channel values); by default that of `combined` (right for one sample per
+    facelet: combined samples are no longer on the sensor's steps).
+    """
     values = [c for x in combined for c in x]
     level = median([max(x) for x in combined]) or max(values) or 1.0
-    return max(OFFSET_SHARE * level, OFFSET_QUANTA * resolution(values))
+    step = resolution(values) if quantum is None else quantum
+    return max(OFFSET_SHARE * level, OFFSET_QUANTA * step)
 
 
 def log_features(rgb, offset):
@@ -119,18 +125,19 @@ class RawModel(object):
     combined: one (r, g, b) per facelet (URFDLB), any scale; n: the size;
     profile: a colour profile (robot.colorprofile) to start the classes from,
     or None to start from the scan alone; weights[i] (default 1) multiplies
-    facelet i's costs (its evidence against a typical facelet's).
+    facelet i's costs (its evidence against a typical facelet's); quantum:
+    the raw samples' resolution (`resolution`), if several were combined.
     `references[k]` is class k's mean reading (the scan's own units);
     `junk[i]` flags readings that fit no class.
     """
 
-    def __init__(self, combined, n, profile=None, weights=None):
+    def __init__(self, combined, n, profile=None, weights=None, quantum=None):
         self.combined = combined
         self.weights = weights or [1.0] * len(combined)
         self.fixed = orbits(n).fixed
         fixed = set(self.fixed)
         self.body = [i for i in range(len(combined)) if i not in fixed]
-        self.offset = log_offset(combined)
+        self.offset = log_offset(combined, quantum)
         self.raw_feats = [log_features(x, self.offset) for x in combined]
         self.feats = list(self.raw_feats)
         self.nn = n * n
