@@ -126,11 +126,13 @@ def _plus_plus(points, k, rng):
             centres.append(points[rng.randrange(len(points))])
             continue
         pick = rng.random() * total
-        for i, w in enumerate(weights):
+        chosen = len(points) - 1
+        for index, w in enumerate(weights):
             pick -= w
             if pick <= 0:
+                chosen = index
                 break
-        centres.append(points[i])
+        centres.append(points[chosen])
     return centres
 
 

@@ -1,7 +1,8 @@
 """`cubebot colors FILE|- [--size N] [--profile P] [--json]`: a scan file to a facelet string.
 
-Reads a scan (the de-facto JSON or the cubebot-scan format, see
-robot.scanfile) and prints the URFDLB facelet string of the most likely valid
+Reads a scan (the de-facto JSON, the cubebot-scan format, a JSON list of 6N^2
+[r, g, b] rows in URFDLB order, per-face objects {"U": [...], ...}, or CSV
+lines r,g,b; see robot.scanfile) and prints the URFDLB facelet string of the most likely valid
 cube. --json prints {"state", "size", "confidence", "doubtful", "facelets"
 (per-facelet confidence), "references" (face -> [r, g, b])}.
 Exit codes: 0 resolved; 2 malformed input; 3 no valid cube is clearly the
@@ -16,10 +17,11 @@ EXIT_UNRESOLVED = 3
 
 def register(subparsers):
     parser = subparsers.add_parser("colors", help="resolve a colour scan file into a facelet string")
-    parser.add_argument("file", help="scan file (JSON), or - for stdin")
+    parser.add_argument("file", help="scan file (JSON or CSV r,g,b lines), or - for stdin")
     parser.add_argument("--size", type=int, default=None, help="cube size N (default: from the scan)")
     parser.add_argument("--profile", default=None,
-                        help="colour profile from `cubebot calibrate-colors` (default: built-in colours)")
+                        help="colour profile from `cubebot calibrate-colors` (default: none, "
+                             "the colours are learned from the scan)")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON object with confidences, doubtful facelets and references")
     parser.set_defaults(run=run)
