@@ -81,6 +81,8 @@ SPACES = ("raw",)
 # The EV3 count model (robot.countmodel) describes a scan whose fitted noise
 # scale is at most this (its nominal noise is 1).
 COUNTS_APPLY_SCALE = 2.0
+# ... and its readings lie on a count scale: the median brightest channel at least this.
+COUNTS_MIN_LEVEL = 20.0
 # Rounds of re-estimating the colours from the resolved cube and resolving again.
 REFIT_ROUNDS = 2
 
@@ -103,14 +105,22 @@ def sample_weights(readings):
     return [k / base for k in counts]
 
 
+def _misreads_often(readings):
+    """More than WILD_SAMPLE_RATE of the samples (and at least MIN_WILD_SAMPLES)
+    are outvoted within their facelet (robot.rescan.outlying_samples): a
+    sensor that misreads that often can leave a facelet with a majority of
+    wild samples, which no model of the readings can see."""
+    wild = outlying_samples(readings)
+    total = sum(len(samples) for samples in readings)
+    return wild >= max(MIN_WILD_SAMPLES, WILD_SAMPLE_RATE * total)
+
+
 def _is_quiet(model, readings):
     """A scan is quiet when its noise scale is at most QUIET_SCALE and few of
     its samples are wild (outvoted within their facelet): more than
     WILD_SAMPLE_RATE of them (and at least MIN_WILD_SAMPLES) means the sensor
     misreads often, so a facelet may hold a majority of wild samples."""
-    wild = outlying_samples(readings)
-    total = sum(len(samples) for samples in readings)
-    return model.scale <= QUIET_SCALE and wild < max(MIN_WILD_SAMPLES, WILD_SAMPLE_RATE * total)
+    return model.scale <= QUIET_SCALE and not _misreads_often(readings)
 
 
 def _unresolved(model, message, doubtful):
@@ -303,11 +313,13 @@ def resolve(readings, n, profile=None):
                                        readings, n))
     view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
     counted = _attempt(lambda: _decide(view, readings, n))
-    # A cube the readings give as they are (no facelet corrected) stands on
-    # the learned model alone; corrections need the count model's consent
+    # A cube the readings give as they are (no facelet corrected, and a sensor
+    # that does not misread often) stands on the learned model alone;
+    # corrections need the count model's consent
     # where it applies (at high noise the learned model alone returned a few
     # wrong corrected cubes in the synthetic bench).
-    plain = not isinstance(learned, ScanUnresolved) and not learned[1]
+    plain = not isinstance(learned, ScanUnresolved) and not learned[1] \
+        and not _misreads_often(readings)
     if plain or not _counts_apply(view[0]):
         return _with_doubts(_outcome(learned), counted)
     if not isinstance(learned, ScanUnresolved) and not isinstance(counted, ScanUnresolved):
@@ -343,11 +355,13 @@ def _outcome(result):
 
 
 def _counts_apply(model):
-    """Whether the EV3 count model describes this scan: its fitted noise scale
-    lies strictly inside its bounds and at most COUNTS_APPLY_SCALE (readings on
-    another scale, a webcam's or leJOS floats, end at a bound or far above)."""
-    from .countmodel import SCALE_MAX, SCALE_MIN
-    return SCALE_MIN < model.scale < min(SCALE_MAX, COUNTS_APPLY_SCALE)
+    """Whether the EV3 count model describes this scan: readings on a count
+    scale (the median brightest channel at least COUNTS_MIN_LEVEL: its noise
+    floor is 4 counts) and a fitted noise scale at most COUNTS_APPLY_SCALE
+    (a scan from another sensor ends far above, or at its upper bound)."""
+    from .countmodel import SCALE_MAX
+    level = median([max(x) for x in model.combined])
+    return level >= COUNTS_MIN_LEVEL and model.scale <= min(SCALE_MAX, COUNTS_APPLY_SCALE) * 0.999
 
 
 def _decide(view, readings, n):
