@@ -117,3 +117,25 @@ def test_any_six_colours():
     result = resolve(swapped, n)
     assert same_cube(result.state, entry["truth"])
     assert sorted(result.references) == sorted(FACES)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_real_ev3_traits_and_a_pastel_cube_never_resolve_wrong(n):
+    # The simulated sensor with the real EV3's traits (dim levels, the centres'
+    # own look) scanning a cube of non-standard colours: exact or reported.
+    import random
+    from robot.sim.sensor_model import SensorModel
+    from .colors_support import random_state
+    rng = random.Random(1400 + n)
+    outcomes = []
+    for _ in range(12):
+        state = random_state(rng, n)
+        sensor = SensorModel(random.Random(rng.random()), "moderate", scheme="pastel", real=True)
+        try:
+            result = resolve(sensor.scan(state, n, 2), n)
+        except ScanUnresolved:
+            outcomes.append("reported")
+            continue
+        outcomes.append("exact" if same_cube(result.state, state) else "wrong")
+    assert "wrong" not in outcomes
+    assert outcomes.count("exact") >= 8
