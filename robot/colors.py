@@ -1,27 +1,19 @@
-"""From raw colour-sensor readings to the most likely valid facelet string.
+"""From colour-sensor readings of any sensor and scale to the most likely valid facelet string.
 
-`resolve(readings, n, profile=None)` is the whole job:
-1. several samples of a facelet are combined robustly (robot.colorspace.combine:
-   median shape at median brightness), and a facelet with more samples than
-   the scan's usual count weighs more (`sample_weights`);
-2. the scan is white-balanced against the profile's references (grey-world:
-   a cube shows every colour equally often), the middle centres separately
-   (they are read from another arm position and look darker and yellower);
-3. each facelet gets a cost per colour class: a capped negative
-   log-likelihood under the sensor's noise model in raw counts
-   (robot.rawmodel), with the class readings and the noise scale taken from
-   the scan itself; further views (SPACES, e.g. CIE Lab via
-   robot.colormodel) may be required to end at the same cube;
-4. the cheapest *valid* cube is searched jointly (robot.assign: one
+`resolve(readings, n, profile=None)` is the whole job (docs/colors.md):
+1. several samples of a facelet are combined robustly (robot.colorspace.combine)
+   and a facelet with more samples than usual weighs more (`sample_weights`);
+2. the learned model (robot.rawmodel) costs each facelet per colour class,
+   everything estimated from the scan itself, from two starts (`_best_start`);
+3. the cheapest *valid* cube is searched jointly (robot.assign: one
    best-first search over all labellings; real corners and edges, no piece
-   twice, twist, flip and, on odd cubes, corner/edge parity;
-   robot.balanced for the wings and centres of big cubes);
-5. the class statistics (and the middle centres' look) are re-estimated
-   from the resolved cube and the cube resolved again, until it no longer
-   changes (REFIT_ROUNDS at most);
-6. if another valid cube is almost as cheap, the views disagree, or the
-   best cube needs more corrections than a quiet scan allows, ScanUnresolved
-   names the facelets to rescan (docs/colors.md).
+   twice, twist, flip and, on odd cubes, corner/edge parity; robot.balanced
+   for the wings and centres of big cubes), the model refitted on it and the
+   cube searched again until it stays the same (REFIT_ROUNDS at most);
+4. the decision rules (`_decide`) report a scan whose best cube is not
+   clearly the one (ScanUnresolved names the facelets to rescan);
+5. the EV3 count model (robot.countmodel) gives a second opinion on cubes
+   that needed corrections, where it describes the scan (`_counts_apply`).
 """
 
 import math
