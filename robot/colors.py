@@ -329,6 +329,13 @@ def resolve(readings, n, profile=None):
             raise _unresolved(view[0], "the two colour models read different cubes: {} facelets "
                               "differ".format(len(differ)), differ)
         return _with_doubts(learned[0], counted)
+    if not isinstance(learned, ScanUnresolved) and len(counted.doubtful) > len(learned[1]):
+        # The count model found the scan unclear; the learned model's
+        # corrections are what a rescan should settle.
+        raise ScanUnresolved("{}; the learned model needed {} corrections".format(
+            counted, len(learned[1])), sorted(learned[1]))
+    if isinstance(learned, ScanUnresolved) and isinstance(counted, ScanUnresolved):
+        raise learned
     return _outcome(counted)
 
 
