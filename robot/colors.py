@@ -329,7 +329,8 @@ def resolve(readings, n, profile=None):
             raise _unresolved(view[0], "the two colour models read different cubes: {} facelets "
                               "differ".format(len(differ)), differ)
         return _with_doubts(learned[0], counted)
-    if not isinstance(learned, ScanUnresolved) and len(counted.doubtful) > len(learned[1]):
+    if not isinstance(learned, ScanUnresolved) and learned[1] \
+            and len(counted.doubtful) > len(learned[1]):
         # The count model found the scan unclear; the learned model's
         # corrections are what a rescan should settle.
         raise ScanUnresolved("{}; the learned model needed {} corrections".format(
