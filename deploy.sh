@@ -27,7 +27,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DEFAULT_TARGET=robot@ev3dev.local
 STEPS=5
 # What goes to the brick besides the tables (paths relative to the checkout).
-CODE=(robot solver systemd deploy setup.py)
+CODE=(cubebot robot solver systemd deploy setup.py)
 EXIT_USAGE=2
 EXIT_DIAG=3
 
@@ -149,7 +149,7 @@ step_tables() {
         show cd "$ROOT"
         show "$py" "${check[@]}"
         say "when a table is missing or differs from the manifest:"
-        show "$py" -m robot.cli tables build
+        show "$py" -m cubebot tables build
         show "$py" "${check[@]}"
         return 0
     fi
@@ -158,7 +158,7 @@ step_tables() {
         say "tables present and matching tables/manifest.json"
     else
         say "tables missing or out of date: building them (cubebot tables build)"
-        run "$py" -m robot.cli tables build || die "building the tables failed"
+        run "$py" -m cubebot tables build || die "building the tables failed"
     fi
     "$py" "${check[@]}" | sed 's/^/  /' || die "the tables here do not match tables/manifest.json"
     TABLE_FILES=()
@@ -195,7 +195,7 @@ step_copy() {
     local files=() reuse=
     local name
     for name in "${CODE[@]}"; do [ ! -e "$ROOT/$name" ] || files+=("$name"); done
-    files+=(tables/manifest.json)
+    files+=(tables/__init__.py tables/manifest.json)
     if [ "$DRY_RUN" -eq 1 ]; then
         say "sending the code and tables/manifest.json, plus every table unless the brick already has them (same manifest, checksums ok)"
     elif [ "$PROBE_TABLES" = ok ] && [ "$PROBE_MANIFEST" = "$MANIFEST_DIGEST" ]; then

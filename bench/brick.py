@@ -1,12 +1,25 @@
-"""Benchmark of the virtual brick: the whole job through the real python-ev3dev2.
+"""Benchmarks of the brick: the virtual brick's jobs, and memory on 32-bit ARM.
 
-For fixed seeds of each size: run the job on the virtual brick (fake sysfs +
-motor physics, lockstep clock) and on the pure simulation with the same seed.
-Reports the wall time of a virtual-brick run on this machine, its robot time
-(the brick's clock) against the pure simulation's, and how many solves ended
-solved. Writes the "brick" section of docs/benchmarks.md.
+Default: for fixed seeds of each size, run the job on the virtual brick
+(fake sysfs + motor physics, lockstep clock) and on the pure simulation with
+the same seed. Reports the wall time of a virtual-brick run on this machine,
+its robot time (the brick's clock) against the pure simulation's, and how
+many solves ended solved. Writes the "brick" section of docs/benchmarks.md.
+
+--memory: the memory table. Each case (a `cubebot solve` of each size,
+single and --batch of held-out 4x4x4 states, `cubebot demo`, `demo
+--virtual-brick`, and the resident app over --app-jobs jobs,
+bench/app_jobs.py) runs here under bench/memory.py (peak Pss summed over the
+process tree) and, when /work/shared/tools/armel-run and its chroot are
+there and we are root, under `armel-run measure` (guest_peak_pss_all_mb:
+Debian armel, the EV3's ABI, under qemu emulating an ARM926). Also prints
+the emulated and the native wall time of each case (their ratio is one
+input of the brick-time estimator, cubebot.robot.job.brick_time; only on a quiet
+machine). Writes the "brick-memory" section.
+Held-out states: seeds HELD_OUT_SEED (4x4x4), not used by any test.
 
 Usage: python bench/brick.py [--seeds N] [--no-record]
+       python bench/brick.py --memory [--batch N] [--armel-batch N] [--app-jobs N] [--no-armel]
 """
 
 import argparse
@@ -21,12 +34,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from bench.record import record  # noqa: E402
-from robot.pipeline import run_job  # noqa: E402
-from robot.sim.factory import make_sim_robot  # noqa: E402
-from robot.virtual_brick.robot import open_virtual_robot  # noqa: E402
+from cubebot.robot.job.pipeline import run_job  # noqa: E402
+from cubebot.robot.job.robots import make_sim_robot  # noqa: E402
+from cubebot.robot.job.robots import open_virtual_robot  # noqa: E402
 
 SEEDS = 10
 SIZES = (3, 2)
+ARMEL_RUN = "/work/shared/tools/armel-run"
+ARMEL_ROOT = "/tmp/armel-root"
+BRICK_FREE_MB = 30.0          # what `free` shows available on the brick (facts.md: 30-36 MB)
+HELD_OUT_SEED = 16016         # 4x4x4 states of the memory table's batches
+SMALL_SEED = 1603             # the single 2x2x2 / 3x3x3 / 4x4x4 states
+BATCH = 20                    # 4x4x4 states in the batch measured here
+ARMEL_BATCH = 3               # ... and under emulation (slow: about a minute a state)
+APP_JOBS = 20                 # resident-app jobs measured here
+ARMEL_APP_JOBS = 3            # ... and under emulation
 
 
 def one(size, seed):
@@ -39,11 +61,111 @@ def one(size, seed):
     return wall, steps, result, sim
 
 
+def armel_ready():
+    """True when armel-run and its chroot are there and we may use them (root)."""
+    return (os.path.exists(ARMEL_RUN) and os.path.isdir(os.path.join(ARMEL_ROOT, "opt", "venv"))
+            and hasattr(os, "geteuid") and os.geteuid() == 0)
+
+
+def armel_measure(argv):
+    """(guest_peak_pss_all_mb, wall_s, exit code) of argv under `armel-run measure`."""
+    import re
+    import subprocess
+    done = subprocess.run([ARMEL_RUN, "measure"] + argv, cwd=ROOT, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, universal_newlines=True)
+    found = re.search(r"exit=(\d+) wall_s=([\d.]+) .*guest_peak_pss_all_mb=([\d.]+)", done.stderr)
+    if not found:
+        raise RuntimeError("armel-run measure gave no figures: " + done.stderr.strip()[-300:])
+    return float(found.group(3)), float(found.group(2)), int(found.group(1))
+
+
+def held_out_file(name, size, seed, count):
+    """A file bench/out/NAME of `count` random states (fixed seed); its path from ROOT."""
+    import random
+    from cubebot.solver.scramble import random_state
+    rng = random.Random(seed)
+    rel = os.path.join("bench", "out", name)
+    os.makedirs(os.path.join(ROOT, "bench", "out"), exist_ok=True)
+    with open(os.path.join(ROOT, rel), "w") as fh:
+        fh.write("".join(random_state(size, rng) + "\n" for _ in range(count)))
+    return rel
+
+
+def memory_cases(args):
+    """(label, argv here, argv under emulation) of each case of the memory table."""
+    import random
+    from cubebot.solver.scramble import random_state
+    here = os.path.join(os.path.dirname(sys.executable), "cubebot")
+    one = dict((n, random_state(n, random.Random(SMALL_SEED))) for n in (2, 3, 4))
+    big = held_out_file("held4-{}.txt".format(args.batch), 4, HELD_OUT_SEED, args.batch)
+    small = held_out_file("held4-{}.txt".format(args.armel_batch), 4, HELD_OUT_SEED, args.armel_batch)
+    cases = [("`cubebot solve`, {0}x{0}x{0}".format(n), ["solve", one[n]], ["solve", one[n]])
+             for n in (2, 3, 4)]
+    cases.append(("`cubebot solve --batch`, held-out 4x4x4 states (here {}, emulated {})".format(
+        args.batch, args.armel_batch), ["solve", "--batch", big], ["solve", "--batch", small]))
+    cases.append(("`cubebot demo --seed 1`", ["demo", "--seed", "1"], ["demo", "--seed", "1"]))
+    cases.append(("`cubebot demo --virtual-brick --seed 1`", ["demo", "--virtual-brick", "--seed", "1"],
+                  ["demo", "--virtual-brick", "--seed", "1"]))
+    # in the chroot `python -m cubebot` (its installed console script may predate the checkout)
+    rows = [(label, [here] + a, ["python", "-m", "cubebot"] + b) for label, a, b in cases]
+    app = os.path.join("bench", "app_jobs.py")
+    rows.append(("resident app (virtual brick), 3x3x3 jobs in one process (here {}, emulated {})".format(
+        args.app_jobs, args.armel_app_jobs), [sys.executable, app, "--jobs", str(args.app_jobs)],
+        ["python", app, "--jobs", str(args.armel_app_jobs)]))
+    return rows
+
+
+def memory_table(args):
+    from bench.memory import peak_pss
+    use_armel = not args.no_armel and armel_ready()
+    lines = []
+    for label, native, emulated in memory_cases(args):
+        peak = peak_pss(native, env=dict(os.environ, PYTHONPATH=ROOT))
+        cells = ["{:.1f}".format(peak.pss_all_mb), "{:.1f} s".format(peak.wall_s)]
+        if use_armel:
+            pss, wall, code = armel_measure(emulated)
+            cells = ["{:.1f}{}".format(pss, "" if code == 0 else " (exit {})".format(code)),
+                     "{:.0f} s".format(wall)] + cells
+        else:
+            cells = ["-", "-"] + cells
+        lines.append("| {} | {} |".format(label, " | ".join(cells)))
+        print(lines[-1], flush=True)
+    head = [
+        "## Memory on 32-bit ARM and here (`bench/brick.py --memory`)",
+        "",
+        "{}, Python {} on {} ({} CPUs){}. Peak Pss summed over the process tree (forked children",
+        "share pages; Pss counts each once): under `armel-run measure` (guest_peak_pss_all_mb; Debian",
+        "armel, the EV3's ABI, qemu emulating an ARM926, Python 3.11) and here (bench/memory.py).",
+        "The brick has {:.0f}-36 MB free: every emulated figure must stay within {:.0f} MB. Wall",
+        "times are noisy (a shared machine); emulation is not brick time (docs/brick.md).",
+        "",
+        "| case | 32-bit ARM peak (MB) | emulated wall | x86-64 peak (MB) | wall here |",
+        "|---|---|---|---|---|",
+    ]
+    head[2] = head[2].format(datetime.date.today().isoformat(), platform.python_version(),
+                             platform.machine(), os.cpu_count(),
+                             "" if use_armel else "; armel-run not available: no 32-bit figures")
+    head[5] = head[5].format(BRICK_FREE_MB, BRICK_FREE_MB)
+    text = "\n".join(head + lines)
+    if not args.no_record:
+        record("brick-memory", text)
+    print(text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=SEEDS)
     parser.add_argument("--no-record", action="store_true")
+    parser.add_argument("--memory", action="store_true", help="the memory table (see the docstring)")
+    parser.add_argument("--batch", type=int, default=BATCH)
+    parser.add_argument("--armel-batch", type=int, default=ARMEL_BATCH)
+    parser.add_argument("--app-jobs", type=int, default=APP_JOBS)
+    parser.add_argument("--armel-app-jobs", type=int, default=ARMEL_APP_JOBS)
+    parser.add_argument("--no-armel", action="store_true", help="measure here only")
     args = parser.parse_args()
+    if args.memory:
+        memory_table(args)
+        return
     rows = []
     for size in SIZES:
         walls, robot, simulated, steps, solved = [], [], [], [], 0

@@ -1,14 +1,14 @@
-"""Colour resolution benchmark: synthetic scans through robot.sim.sensor_model.
+"""Colour resolution benchmark: synthetic scans through cubebot.robot.hw.sim.sensor_model.
 
 For each size and noise level, COUNT random cubes are scanned by a fresh
-simulated sensor (fixed seeds) and resolved with robot.colors.resolve (no
+simulated sensor (fixed seeds) and resolved with cubebot.robot.colour.resolve.resolve (no
 calibration profile: the built-in references). Reports % exact, % reported
 doubtful (ScanUnresolved), % wrong without a report (must be 0) and the
 median CPU ms per resolve (time.process_time: the machine is shared).
 Anchor: a plain nearest-colour classifier (each facelet alone, white-balanced,
 CIE Lab), as robots without the cube's constraints do.
 
-Each scan then goes through the robot's rescan loop (robot.rescan): the
+Each scan then goes through the robot's rescan loop (cubebot.robot.colour.rescan): the
 reported facelets are read again and the scan resolved again, and the
 final outcome is reported as well.
 
@@ -29,15 +29,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from bench.record import record  # noqa: E402
-from robot.colorprofile import default_profile  # noqa: E402
-from robot.colors import resolve  # noqa: E402
-from robot.colorspace import channel_gain, combine, distance2, lab, scale  # noqa: E402
-from robot.config import Config  # noqa: E402
-from robot.errors import ScanUnresolved  # noqa: E402
-from robot.rescan import RESCAN_SAMPLES  # noqa: E402
-from robot.sim.sensor_model import SensorModel, rescan  # noqa: E402
-from solver.facelets import solved  # noqa: E402
-from solver.moves import apply, face_turns  # noqa: E402
+from cubebot.robot.colour.profile import default_profile  # noqa: E402
+from cubebot.robot.colour.resolve import resolve  # noqa: E402
+from cubebot.robot.colour.space import channel_gain, combine, distance2, lab, scale  # noqa: E402
+from cubebot.robot.machine.config import Config  # noqa: E402
+from cubebot.robot.errors import ScanUnresolved  # noqa: E402
+from cubebot.robot.colour.rescan import RESCAN_SAMPLES  # noqa: E402
+from cubebot.robot.hw.sim.sensor_model import PRESETS, SensorModel, rescan  # noqa: E402
+from cubebot.solver.facelets import solved  # noqa: E402
+from cubebot.solver.moves import apply, face_turns  # noqa: E402
 
 LEVELS = ("low", "moderate", "high")
 SCRAMBLE = 60
@@ -106,7 +106,8 @@ def run(n, level, count, samples, seed, max_rescans):
         clean_exact += one == "exact" and not is_wild
     times.sort()
     pct = lambda k: 100.0 * k / count  # noqa: E731
-    return {"n": n, "level": level, "samples": samples, "count": count,
+    return {"n": n, "level": level, "samples": samples, "count": count, "seed": seed,
+            "wrong_n": first["wrong"], "final_wrong_n": final["wrong"],
             "exact": pct(first["exact"]), "doubtful": pct(first["doubtful"]),
             "wrong": pct(first["wrong"]), "anchor": pct(anchor), "wild": pct(wild),
             "clean_exact": "{:.1f}%".format(100.0 * clean_exact / (count - wild))
@@ -114,6 +115,18 @@ def run(n, level, count, samples, seed, max_rescans):
             "final_exact": pct(final["exact"]), "final_wrong": pct(final["wrong"]),
             "reread": float(reread) / count,
             "median_ms": 1000.0 * times[len(times) // 2], "max_ms": 1000.0 * times[-1]}
+
+
+def summary(rows):
+    """The headline: scans in all, wrong cubes returned silently, and where."""
+    total = sum(r["count"] for r in rows)
+    first = sum(r["wrong_n"] for r in rows)
+    final = [r for r in rows if r["final_wrong_n"]]
+    where = "; ".join("{n}x{n}x{n} {level} noise, {samples} sample(s): {final_wrong_n} of {count}".format(**r)
+                      for r in final)
+    return ("In all: {} synthetic scans; {} wrong cubes returned silently by the first resolve; {} after "
+            "the rescan loop{}.".format(total, first, sum(r["final_wrong_n"] for r in final),
+                                        " ({})".format(where) if where else ""))
 
 
 def main():
@@ -149,30 +162,37 @@ def main():
     lines = [
         "## Colour resolution (`bench/colors.py`)",
         "",
-        "Run {} on this machine (shared, so CPU time per resolve). Synthetic scans of random "
-        "cubes through `robot/sim/sensor_model.py`, a fresh simulated sensor per scan, no "
-        "calibration profile. *Wrong* = a wrong cube returned without a report (target 0). "
-        "*Nearest-only* is the anchor: each facelet alone to its nearest colour, how robots "
-        "without the cube's constraints read.".format(datetime.date.today().isoformat()),
+        "`python bench/colors.py`, run {} on this machine (shared, so CPU time per resolve). "
+        "**Synthetic** scans, not real ones: random cubes ({} random face turns from solved) read "
+        "by the simulated sensor of `robot/hw/sim/sensor_model.py` at the noise preset of each row "
+        "(its PRESETS: {}), a fresh simulated sensor per scan, no calibration profile. Each row "
+        "has its own seed (column *seed*). *Wrong* = a wrong cube returned without a report "
+        "(target 0). *Nearest-only* is a baseline computed here: each facelet alone to its "
+        "nearest colour, how robots without the cube's constraints read.".format(
+            datetime.date.today().isoformat(), SCRAMBLE, "; ".join(
+                "{} {}".format(level, ", ".join("{} {}".format(k, v) for k, v in sorted(PRESETS[level].items())))
+                for level in LEVELS)),
         "",
         "*Wild* = scans with at least one wild reading (another colour's reading or junk, "
         "`SensorModel.wild_count`); *exact w/o wild* = % exact among the other scans. "
-        "*After rescans*: the robot's loop (robot/scan.py): the facelets a report names, "
+        "*After rescans*: the robot's loop (robot/job/scan.py): the facelets a report names, "
         "plus those whose own samples disagree, are read {} more times each at displaced "
         "spots and the scan is resolved again, at most {} times (config `max_rescans`); "
         "*reread* = facelets read again per scan. Times are per resolve call.".format(
             RESCAN_SAMPLES, max_rescans),
         "",
-        "| cube | noise | samples/facelet | scans | exact | reported doubtful | wrong | "
+        "| cube | noise | samples/facelet | seed | scans | exact | reported doubtful | wrong | "
         "wild | exact w/o wild | exact after rescans | wrong after rescans | reread | "
         "nearest-only exact | median ms | max ms |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        lines.append("| {n}x{n}x{n} | {level} | {samples} | {count} | {exact:.1f}% | {doubtful:.1f}% | "
+        lines.append("| {n}x{n}x{n} | {level} | {samples} | {seed} | {count} | {exact:.1f}% | {doubtful:.1f}% | "
                      "{wrong:.1f}% | {wild:.1f}% | {clean_exact} | {final_exact:.1f}% | "
                      "{final_wrong:.1f}% | {reread:.2f} | {anchor:.1f}% | "
                      "{median_ms:.1f} | {max_ms:.0f} |".format(**r))
+    lines += ["", summary(rows)]
+    print(lines[-1])
     if not args.no_record and len(rows) == len(plan):
         record("colors", "\n".join(lines))
 

@@ -1,6 +1,6 @@
 """Colour resolution on real recorded scans (tests/data/real-scans), by sensor and size.
 
-Every scan of the manifest is resolved with robot.colors.resolve (no
+Every scan of the manifest is resolved with cubebot.robot.colour.resolve.resolve (no
 calibration profile) and counted as *exact* (the labelled cube up to a
 renaming of the colours), *resolved* (a valid cube, no label to check it
 against), *reported* (ScanUnresolved: facelets named for a rescan) or
@@ -25,9 +25,9 @@ sys.path.insert(0, ROOT)
 
 from bench.colors import same_cube  # noqa: E402
 from bench.record import record  # noqa: E402
-from robot.colors import resolve  # noqa: E402
-from robot.errors import ScanUnresolved  # noqa: E402
-from robot.scanfile import parse_scan  # noqa: E402
+from cubebot.robot.colour.resolve import resolve  # noqa: E402
+from cubebot.robot.errors import ScanUnresolved  # noqa: E402
+from cubebot.robot.colour.scanfile import parse_scan  # noqa: E402
 
 DEFAULT = os.path.join(ROOT, "tests", "data", "real-scans")
 

@@ -3,8 +3,9 @@
 Deploys a copy of this checkout with its real tables (built first if missing) into a
 temporary home, three times: the first deploy (everything sent), an unchanged redeploy
 (tables reused), and a redeploy after one table was damaged on the "brick" (that table
-set is sent again). Prints and records the wall-clock seconds and bytes of each, and the
-dry run. Usage: python bench/deploy.py
+set is sent again). Prints and records the wall-clock seconds (median of RUNS) and the
+bytes deploy.sh reports sending for each, and the dry run. No randomness: nothing to seed.
+Needs /usr/sbin/sshd (openssh-server). Usage: python bench/deploy.py
 """
 
 import datetime
@@ -59,11 +60,12 @@ def median(values):
 
 
 def main():
-    verify = [sys.executable, "-m", "robot.cli", "tables", "verify"]
+    verify = [sys.executable, "-m", "cubebot", "tables", "verify"]
     if subprocess.run(verify, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
-        subprocess.run([sys.executable, "-m", "robot.cli", "tables", "build"], cwd=ROOT, check=True)
+        subprocess.run([sys.executable, "-m", "cubebot", "tables", "build"], cwd=ROOT, check=True)
     table_bytes = sum(os.path.getsize(os.path.join(ROOT, "tables", n))
                       for n in os.listdir(os.path.join(ROOT, "tables")) if n.endswith(".bin"))
+    load_before = os.getloadavg()[0]
     work = tempfile.mkdtemp(prefix="bench-deploy-")
     server = SshServer(os.path.join(work, "sshd"))
     try:
@@ -102,13 +104,14 @@ def main():
     for name, values in cases.items():
         lines.append("| {} | {:.2f} | {} |".format(name, median(values), notes[name]))
     lines.append("| `--dry-run` (no connection) | {:.2f} | nothing |".format(dry))
-    lines += ["", "Most of these seconds are SSH sessions: deploy.sh opens one connection and runs 3 to 5 "
-              "sessions over it (probe, upload + check, install; service and diag when there is systemd and "
-              "diag is wanted); a session costs about 0.5 s against this sshd even when multiplexed.",
-              "", "On the brick expect far more: each python3 start there costs 3-6 s (deploy.sh starts about "
-              "five of them: probe, check on arrival, package check with kociemba's warm-up, compileall, "
-              "diag), ssh's key exchange takes a second or two on the 300 MHz ARM9, and the first deploy "
-              "compiles kociemba (minutes)."]
+    lines += ["", "deploy.sh opens one SSH connection and runs 3 to 5 sessions over it (probe, upload + check, "
+              "install; service and diag when there is systemd and diag is wanted); the tables are sent only "
+              "when the brick's copy does not verify. Load average (1 min) {:.1f} before, {:.1f} after, on {} "
+              "CPUs shared with other jobs.".format(load_before, os.getloadavg()[0], os.cpu_count()),
+              "", "On the brick expect far more (not measured here): every python3 start there costs about 2 s "
+              "(facts.md, from ev3dev issue 937) and deploy.sh starts about five of them (probe, check on "
+              "arrival, package check with kociemba's warm-up, compileall, diag); the first deploy compiles "
+              "kociemba's C extension (minutes, facts.md)."]
     text = "\n".join(lines)
     print(text)
     record("deploy", "## deploy.sh against sshd\n\n" + text)

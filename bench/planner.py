@@ -1,19 +1,20 @@
 """Planner benchmark: our DP planner against the reference robot's naive one.
 
 Over 200 seeded random 3x3x3 and 2x2x2 cubes, each solved by the project's
-solver (solver.api.solve when present; otherwise kociemba for the 3x3x3 and
-solver.solve2 for the 2x2x2), both planners plan the same (shortest) solution from the
+solver (cubebot.solver.api.solve when present; otherwise kociemba for the 3x3x3 and
+cubebot.solver.solve2 for the 2x2x2), both planners plan the same (shortest) solution from the
 same start (identity orientation, flipper away) with the same time model
-(robot.config defaults). Reports mean/p95 turning seconds, the reduction,
+(cubebot.robot.machine.config defaults). Reports mean/p95 turning seconds, the reduction,
 actions per solve and planning milliseconds on this machine, and records
 them in docs/benchmarks.md (section "planner"). With a 3x3x3 budget the
 solver returns several candidates; a row shows choose_fastest over them.
 
 What-if rows for the 3x3x3: the fastest of the solution and the ones that
 kociemba finds for the cube seen in K - 1 other orientations (of 24), with
-what the extra solves cost in compute on the brick (measured here x50).
+what the extra solves cost in compute on the brick (cubebot.robot.job.brick_time's range
+from the time measured here).
 
-Lower bounds per solution (robot.planbound): no plan for the solution can be
+Lower bounds per solution (cubebot.robot.plan.bound): no plan for the solution can be
 faster than the flip bound (twists + the fewest flips, table turns and
 flipper strokes free) or the free-table bound (the exact optimum when only
 table turns are free); "best possible" is the reduction against naive that
@@ -34,16 +35,17 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.record import record  # noqa: E402
-from robot import orientation, routes  # noqa: E402
-from robot import planner as planner_mod  # noqa: E402
-from robot.planbound import free_table_bound, lower_bound  # noqa: E402
-from robot.pipeline import COMPUTE_FACTOR  # noqa: E402
-from robot.frames import rotation_path  # noqa: E402
-from robot.actions import FLIP, ROTATE, TWIST, counts  # noqa: E402
-from robot.config import Config  # noqa: E402
-from robot.timing import TimeModel  # noqa: E402
-from solver.facelets import centre_labels, is_solved, relabel, solved  # noqa: E402
-from solver.moves import Move, apply, parse  # noqa: E402
+from cubebot.robot.machine import orientation  # noqa: E402
+from cubebot.robot.plan import routes
+from cubebot.robot.plan import planner as planner_mod  # noqa: E402
+from cubebot.robot.plan.bound import free_table_bound, lower_bound  # noqa: E402
+from cubebot.robot.job.brick_time import describe, estimate  # noqa: E402
+from cubebot.robot.machine.frames import rotation_path  # noqa: E402
+from cubebot.robot.machine.actions import FLIP, ROTATE, TWIST, counts  # noqa: E402
+from cubebot.robot.machine.config import Config  # noqa: E402
+from cubebot.robot.machine.timing import TimeModel  # noqa: E402
+from cubebot.solver.facelets import centre_labels, is_solved, relabel, solved  # noqa: E402
+from cubebot.solver.moves import Move, apply, parse  # noqa: E402
 
 SEED = 20261122
 SCRAMBLE_LENGTH = 40
@@ -58,7 +60,7 @@ def scramble(rng, n):
 def make_solver(n, budget):
     """(name, solve(state) -> list of candidate move lists, shortest first)."""
     try:
-        from solver import api
+        from cubebot.solver import api
     except ImportError:
         api = None
     if api is not None:
@@ -67,13 +69,13 @@ def make_solver(n, budget):
         def solve_api(state):
             sol = api.solve(state, size=n, budget=budget)
             return list(getattr(sol, "candidates", None) or [sol.moves])
-        return "solver.api.solve" + (" (budget %.2f s)" % budget if budget else ""), solve_api
+        return "cubebot.solver.api.solve" + (" (budget %.2f s)" % budget if budget else ""), solve_api
     if n == 3:
         import kociemba
         return "kociemba.solve", lambda state: [parse(kociemba.solve(state))]
-    from solver.solve2 import Solver2
+    from cubebot.solver.solve2 import Solver2
     s2 = Solver2("htm")
-    return "solver.solve2 (htm, optimal)", lambda state: [s2.solve(state)]
+    return "cubebot.solver.solve2 (htm, optimal)", lambda state: [s2.solve(state)]
 
 
 def rotated_candidates(state, wheres):
@@ -177,16 +179,19 @@ def fmt_size(n, result):
         row("ours + choose_fastest over the solver's candidates", rows["cand"])
     for k in sorted(what):
         # k - 1 more solves on the brick, from the measured time of one here
-        brick_s = mean(what_ms) / 1000.0 * COMPUTE_FACTOR * (k - 1)
+        brick = estimate(mean(what_ms) / 1000.0 * (k - 1))
         row("what-if: ours, fastest of this and kociemba's in %d more orientations "
-            "(+%.1f s compute on the brick)" % (k - 1, brick_s), what[k])
+            "(+%s compute on the brick)" % (k - 1, describe(brick)), what[k])
     for key in ("free-table bound", "flip bound"):
         if rows[key]:
             row("lower bound: %s (best possible)" % key, rows[key], bound_flips if key == "flip bound" else None)
     lines.append("")
     lines.append("Planning time per solution on this machine: median %.2f ms (mean %.2f) with the routes "
-                 "cached, median %.2f ms (mean %.2f) cold, routes built anew; x50 for the brick." % (
-                     median(plan_ms), mean(plan_ms), median(cold_ms), mean(cold_ms)))
+                 "cached, median %.2f ms (mean %.2f) cold, routes built anew; on the brick "
+                 "(cubebot.robot.job.brick_time) %s cached, %s cold." % (
+                     median(plan_ms), mean(plan_ms), median(cold_ms), mean(cold_ms),
+                     describe(estimate(median(plan_ms) / 1000.0)),
+                     describe(estimate(median(cold_ms) / 1000.0))))
     return "\n".join(lines)
 
 
@@ -203,7 +208,7 @@ def main(argv=None):
     parts = []
     for n in (3, 2):
         parts.append(fmt_size(n, run_size(n, args.count, model, WHAT_IF_K, args.budget or None)))
-    head = ("Run %s on %s (Python %s), seed %d. Time model: robot.config defaults (%s). "
+    head = ("Run %s on %s (Python %s), seed %d. Time model: cubebot.robot.machine.config defaults (%s). "
             "Same solution, same start (identity orientation, flipper away), same time model for "
             "both planners; the naive planner is the reference robot's per-face recipe "
             "(B: flip; U: flip flip; L: y flip; R: y' flip; F: y2 flip). Target: turning time at "

@@ -1,18 +1,13 @@
 """Benchmark of the whole robot job on the simulated MINDCUB3R.
 
-For 200 fixed seeds of each size: scramble, scan (realistic sensor model),
+For seeds 0..199 of each size: scramble, scan (the synthetic sensor model, moderate noise),
 resolve, solve, plan, execute. Reports the mean and p95 of the estimated
-robot times (scan, compute on the brick = measured here x 50, turning,
-total), flips per solve, and our planner against the naive planner (the
+robot times (scan, compute on the brick = cubebot.robot.job.brick_time's central estimate
+from the CPU time here, with its range, turning, total), flips per solve, and our planner against the naive planner (the
 reference robot's fixed recipe) on the same solutions in the same time
 model. Writes the "robot" section of docs/benchmarks.md.
 
---scheme NAME scans a cube of another colour scheme (robot.colorscheme.SCHEMES,
-e.g. "pastel": pink, purple and cyan stickers) and --real-sensor gives the
-simulated sensor the real EV3's traits (robot.sim.sensor_model: real colour
-readings, centre look and dim levels); such runs are printed, not recorded.
-
-Usage: python bench/robot.py [--seeds N] [--scheme NAME] [--real-sensor] [--no-record]
+Usage: python bench/robot.py [--seeds N] [--no-record]
 """
 
 import argparse
@@ -34,16 +29,17 @@ _record_module = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_record_module)
 record = _record_module.record
 
-from robot.pipeline import COMPUTE_FACTOR, run_job  # noqa: E402
-from robot.colorscheme import SCHEMES  # noqa: E402
-from robot.sim.factory import SENSOR_SEED_OFFSET, make_sim_robot  # noqa: E402
-from robot.sim.sensor_model import SensorModel  # noqa: E402
+from cubebot.robot.job import brick_time  # noqa: E402
+from cubebot.robot.job.pipeline import run_job  # noqa: E402
+from cubebot.robot.colour.scheme import SCHEMES  # noqa: E402
+from cubebot.robot.hw.sim.sensor_model import SensorModel  # noqa: E402
+from cubebot.robot.job.robots import SENSOR_SEED_OFFSET, make_sim_robot  # noqa: E402
 
 SEEDS = 200
 SIZES = (3, 2)
 TARGET_TOTAL_3X3_S = 60.0
 TARGET_TURN_SAVING = 0.30
-PUBLISHED_RANGE = "90-300 s"
+PUBLISHED_RANGE = "about 90 s, up to 300 s in other reports (MINDCUB3R, cited in facts.md)"
 
 
 def mean(values):
@@ -81,10 +77,14 @@ def summarise(size, rows):
     lines = ["### {0}x{0}x{0}: {1} seeds, {2} solved".format(size, len(rows), len(solved)), ""]
     lines.append("| estimated robot time | mean | p95 |")
     lines.append("|---|---|---|")
-    for key, name in (("scan_seconds", "scan"), ("compute_seconds", "compute (here x{})".format(COMPUTE_FACTOR)),
+    for key, name in (("scan_seconds", "scan"), ("compute_seconds", "compute (brick estimate, central)"),
                       ("turn_seconds", "turning"), ("total_seconds", "total")):
         values = [r[key] for r in solved]
         lines.append("| {} | {:.1f} s | {:.1f} s |".format(name, mean(values), p95(values)))
+    for key, name in (("compute_range_seconds", "compute, brick range"), ("total_range_seconds", "total, brick range")):
+        low, high = [r[key][0] for r in solved], [r[key][1] for r in solved]
+        lines.append("| {} | {:.1f}-{:.1f} s | {:.1f}-{:.1f} s |".format(
+            name, mean(low), mean(high), p95(low), p95(high)))
     ours = [r["planned_seconds"] for r in solved]
     naive = [r["naive_seconds"] for r in solved]
     saving = 1.0 - sum(ours) / sum(naive)
@@ -118,9 +118,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=SEEDS)
     parser.add_argument("--scheme", default="standard", choices=sorted(SCHEMES),
-                        help="colour scheme of the scanned cube")
+                        help="colour scheme of the scanned cube (printed, not recorded)")
     parser.add_argument("--real-sensor", action="store_true",
-                        help="the simulated sensor with the real EV3's traits")
+                        help="the simulated sensor with the real EV3's traits (printed, not recorded)")
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args(argv)
     if args.scheme != "standard" or args.real_sensor:
@@ -136,18 +136,21 @@ def main(argv=None):
         verdicts.append("{}x{}x{}: {} not solved; turning {:.1%} below naive".format(
             size, size, size, failed, saving))
         if size == 3 and total is not None:
-            verdicts.append("3x3x3 mean estimated full run {:.1f} s (target <= {:.0f} s; published LEGO robots "
+            verdicts.append("3x3x3 mean estimated full run {:.1f} s (target <= {:.0f} s; a real LEGO robot "
                             "{})".format(total, TARGET_TOTAL_3X3_S, PUBLISHED_RANGE))
     head = ["Run {} on {} (Python {}), {:.0f} s of real time for {} runs; load average {} at the "
             "start, {} at the end.".format(
                 datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
                 time.time() - t0, args.seeds * len(SIZES), load_before, load_average()), "",
-        "`python bench/robot.py`: scramble, scan with the realistic sensor model, resolve, "
-        "solve, plan, execute on the simulated MINDCUB3R with the default config "
+        "`python bench/robot.py`, seeds 0..{} of each size: scramble, scan with the synthetic "
+        "sensor model (robot/hw/sim/sensor_model.py, noise preset moderate, not fitted to real "
+        "scans), resolve, solve, plan, execute on the simulated MINDCUB3R with the default config "
         "(docs/robot.md). Times are estimates for the real robot: motor moves from speeds "
-        "and angles plus settle_s, 10 ms per colour reading, compute measured here x{} (CPU time "
-        "of the process and the solver's child processes, robot.pipeline.cpu_seconds: other load "
-        "on the machine inflates it less than wall-clock time).".format(COMPUTE_FACTOR),
+        "and angles plus settle_s, 10 ms per colour reading, compute from the CPU time here (of the "
+        "process and the solver's child processes, cubebot.robot.job.pipeline.cpu_seconds: other load "
+        "on the machine inflates it less than wall-clock time) through the brick-time estimator "
+        "(cubebot.robot.job.brick_time: integer work x{:g}-{:g}, colour resolution as floating "
+        "point x{:g}-{:g}; docs/brick.md).".format(args.seeds - 1, *(brick_time.INT_FACTOR + brick_time.FLOAT_FACTOR)),
         ""]
     text = "\n".join(["## Robot (simulated MINDCUB3R)", ""] + head + sections + ["Summary:", ""]
                      + ["- " + v for v in verdicts])

@@ -1,6 +1,6 @@
 """Serial link numbers over a pty pair: ping latency, events and bytes per run.
 
-Real pyserial on both ends of robot.link.ptypair, the real LinkServer with
+Real pyserial on both ends of cubebot.robot.link.ptypair, the real LinkServer with
 `serve --sim`'s service, the real LinkClient. Fixed seeds. Prints a table
 and records it in docs/benchmarks.md (section serial).
 """
@@ -18,9 +18,9 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]   # ben
 sys.path.insert(0, os.path.dirname(HERE))
 
 from bench.record import record  # noqa: E402
-from robot.commands.serve import link_server, sim_service  # noqa: E402
-from robot.link.client import LinkClient  # noqa: E402
-from robot.link.ptypair import PtyBridge  # noqa: E402
+from cubebot.robot.cli.serve import link_server, sim_service  # noqa: E402
+from cubebot.robot.link.client import LinkClient  # noqa: E402
+from cubebot.robot.link.ptypair import PtyBridge  # noqa: E402
 
 PINGS = 1000
 SEEDS = (1, 2, 3, 4, 5)

@@ -24,16 +24,24 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
-from solver import api, moves, facelets, scramble, solve2  # noqa: E402
+from cubebot.solver import api, moves, facelets, scramble, solve2  # noqa: E402
 
 SEED2 = 2024
 SEED3 = 3033
 RSS_STATES = 3          # `cubebot solve` processes measured per case
+# Cited, not measured here: from facts.md (/work/shared/reference/facts.md, "Cube facts and
+# anchors"), printed in their own table, apart from the measured columns.
 ANCHORS = {
-    "2-htm": "optimal mean 8.756 (facts.md distribution)",
-    "2-qtm": "optimal mean 10.666 (facts.md distribution)",
-    "3-default": "kociemba max_depth 21 (facts.md): mean 20.7, median 14 ms; target mean <= 21.0, median <= 30 ms",
-    "3-budget": "kociemba max_depth 20: mean 19.7 but up to 17 s; target mean <= 20.0, no solve over 1.1 s",
+    "2-htm": "optimal mean 8.756 HTM (the published 2x2x2 distance distribution)",
+    "2-qtm": "optimal mean 10.666 QTM (the published 2x2x2 distance distribution)",
+    "3-default": "kociemba package, max_depth 21, 40 random states: mean 20.7 moves, median 14 ms",
+    "3-budget": "kociemba package, max_depth 20, 40 random states: mean 19.7 moves, median 134 ms, one state 17 s",
+}
+TARGETS = {         # the project's targets for the same cases (docs/solver.md)
+    "2-htm": "optimal; median <= 1 ms",
+    "2-qtm": "optimal",
+    "3-default": "mean <= 21.0, median <= 30 ms",
+    "3-budget": "mean <= 20.0, no solve over 1.1 s",
 }
 
 
@@ -53,10 +61,15 @@ def run_solves(states, **kwargs):
     return lengths, seconds
 
 
-def row(name, lengths, seconds, anchor):
-    return "| {} | {} | {:.3f} | {} | {:.3f} | {:.3f} | {:.3f} | {} |".format(
+def row(name, lengths, seconds, key):
+    """A measured row; the case's cited anchor and target go to the anchors table."""
+    ROW_KEYS.append((name, key))
+    return "| {} | {} | {:.3f} | {} | {:.3f} | {:.3f} | {:.3f} |".format(
         name, len(lengths), statistics.mean(lengths), max(lengths),
-        statistics.median(seconds) * 1e3, pct(seconds, 0.95) * 1e3, max(seconds) * 1e3, anchor)
+        statistics.median(seconds) * 1e3, pct(seconds, 0.95) * 1e3, max(seconds) * 1e3)
+
+
+ROW_KEYS = []       # (case, anchor key) of the rows written, in order
 
 
 def peak_rss_mb(argv_list):
@@ -71,7 +84,7 @@ def peak_rss_mb(argv_list):
 
 
 def cli(*args):
-    return [sys.executable, "-m", "robot.cli", "solve"] + list(args)
+    return [sys.executable, "-m", "cubebot", "solve"] + list(args)
 
 
 def bench_2(args, lines):
@@ -87,7 +100,7 @@ def bench_2(args, lines):
         api.solve(states[0], metric=metric)                   # open the cached solver
     for metric in ("htm", "qtm"):
         lengths, seconds = run_solves(states, metric=metric)
-        lines.append(row("2x2x2 {}".format(metric), lengths, seconds, ANCHORS["2-" + metric]))
+        lines.append(row("2x2x2 {}".format(metric), lengths, seconds, "2-" + metric))
     t = time.perf_counter()
     subprocess.check_call(cli(states[1]), cwd=TOP, stdout=subprocess.DEVNULL)
     process = time.perf_counter() - t
@@ -103,9 +116,9 @@ def bench_3(args, lines):
     states = [scramble.random_state(3, rng) for _ in range(args.n3)]
     api.solve(states[0])                                       # kociemba loads its tables
     lengths, seconds = run_solves(states)
-    lines.append(row("3x3x3 default", lengths, seconds, ANCHORS["3-default"]))
+    lines.append(row("3x3x3 default", lengths, seconds, "3-default"))
     lengths, seconds = run_solves(states, budget=args.budget)
-    lines.append(row("3x3x3 --budget {:g}".format(args.budget), lengths, seconds, ANCHORS["3-budget"]))
+    lines.append(row("3x3x3 --budget {:g}".format(args.budget), lengths, seconds, "3-budget"))
     rss_default = peak_rss_mb([cli(s) for s in states[:RSS_STATES]])
     rss_budget = peak_rss_mb([cli(s, "--budget", str(args.budget)) for s in states[:RSS_STATES]])
     return ["peak RSS of `cubebot solve` (3x3x3 default): {:.1f} MB".format(rss_default),
@@ -133,8 +146,8 @@ def main():
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
-    lines = ["| case | states | mean moves | max moves | median ms | p95 ms | max ms | anchor |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| case | states | mean moves | max moves | median ms | p95 ms | max ms |",
+             "|---|---|---|---|---|---|---|"]
     notes = []
     load_before = os.getloadavg()[0]
     for size in sorted(SIZES):
@@ -142,9 +155,14 @@ def main():
             notes += SIZES[size](args, lines)
     notes.append("machine load average (1 min) {:.1f} before, {:.1f} after, on {} CPUs (other jobs share "
                  "this machine; times scale with it)".format(load_before, os.getloadavg()[0], os.cpu_count()))
-    text = "## Solver ({}, {} {}, Python {})\n\n{}\n\n{}\n".format(
+    anchors = ["| case | cited anchor (facts.md, not measured here) | target |", "|---|---|---|"]
+    anchors += ["| {} | {} | {} |".format(name, ANCHORS[key], TARGETS[key]) for name, key in ROW_KEYS]
+    text = ("## Solver ({}, {} {}, Python {})\n\n`python bench/solver.py`: uniformly random states "
+            "(random cubie states, not random moves), seed {} (2x2x2), seed {} (3x3x3); every solution "
+            "applied back and checked.\n\nMeasured:\n\n{}\n\n{}\n\nAnchors and targets:\n\n{}\n").format(
         datetime.date.today().isoformat(), platform.machine(), platform.system(),
-        platform.python_version(), "\n".join(lines), "\n".join("- " + n for n in notes))
+        platform.python_version(), SEED2, SEED3, "\n".join(lines), "\n".join("- " + n for n in notes),
+        "\n".join(anchors))
     print(text)
     if not args.no_record and args.size is None:
         record("solver", text)

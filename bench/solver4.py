@@ -1,12 +1,18 @@
 """4x4x4 solver benchmark: moves per stage, time per solve, peak RSS, table size.
 
-Fixed seed; each state is a uniformly random 4x4x4 (solver.scramble.random_state),
-turned and recoloured at random. Every solution is applied back and checked.
-Peak RSS is measured on real `cubebot solve` processes (interpreter included)
-via getrusage(RUSAGE_CHILDREN). Writes the "solver4" section of docs/benchmarks.md.
+Fixed seed; each state is a uniformly random 4x4x4 (cubebot.solver.scramble.random_state:
+random cubie positions, in the standard colours and orientation). Every solution
+is applied back and checked. Peak RSS is measured on real `cubebot solve`
+processes (interpreter included) via getrusage(RUSAGE_CHILDREN). Writes the
+"solver4" section of docs/benchmarks.md.
+
+--check N is the correctness run: N states from seed CHECK_SEED solved with the
+short 3x3x3 finish (budget 0: kociemba's first solution, no budget search),
+every one applied back; it writes the "solver4-check" section.
 
 Usage: python bench/solver4.py [--n 100] [--rss 3] [--no-record]
        python bench/solver.py --size 4 [--n4 100] [--no-record]   (the same run)
+       python bench/solver4.py --check 100 [--no-record]          (correctness run)
 """
 
 import argparse
@@ -24,12 +30,15 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
-from solver import catalog, facelets, moves, scramble, solve4, store  # noqa: E402
+from cubebot.solver import catalog, facelets, moves, scramble, solve4, store  # noqa: E402
 
 SEED = 4444
-ANCHORS = ("Python reduction solver (2017/2018): ~65 / ~63 moves, ~500 MB RAM; "
-           "compiled three-phase solver: ~44.5 moves, ~0.3 s, ~30 MB. "
-           "Targets: mean <= 55 OBTM (goal 48), median <= 5 s, p95 <= 20 s, RSS < 64 MB, tables <= 150 MB.")
+CHECK_SEED = 777
+CHECK_BUDGET_S = 0          # the 3x3x3 finish's budget in the correctness run: first solution only
+# Cited, not measured here (facts.md, /work/shared/reference/facts.md, "Cube facts and anchors").
+ANCHORS = ("the popular Python NxNxN solver: 65 moves (2017), 50 (2018-2021), 51.6 today (outer and wide "
+           "turns); the compiled three-phase solver TPR-4x4x4: 44.39 moves in ~250 ms, <= 30 MB of memory.")
+TARGETS = "mean <= 55 OBTM (goal 48), median <= 5 s, p95 <= 20 s, RSS < 64 MB, tables <= 150 MB."
 
 
 def pct(values, q):
@@ -37,15 +46,15 @@ def pct(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def states(n):
-    rng = random.Random(SEED)
+def states(n, seed=SEED):
+    rng = random.Random(seed)
     return [scramble.random_state(4, rng) for _ in range(n)]
 
 
 def peak_rss_mb(sample):
     """Largest max RSS (MB) of `cubebot solve STATE` child processes."""
     for state in sample:
-        subprocess.check_call([sys.executable, "-m", "robot.cli", "solve", state], cwd=TOP,
+        subprocess.check_call([sys.executable, "-m", "cubebot", "solve", state], cwd=TOP,
                               stdout=subprocess.DEVNULL)
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
 
@@ -54,9 +63,54 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=100)
     parser.add_argument("--rss", type=int, default=3, help="states solved by `cubebot solve` for RSS")
+    parser.add_argument("--check", type=int, metavar="N", default=0,
+                        help="the correctness run: N states (seed %d), short 3x3x3 finish" % CHECK_SEED)
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
-    run(args.n, args.rss, not args.no_record)
+    if args.check:
+        check(args.check, not args.no_record)
+    else:
+        run(args.n, args.rss, not args.no_record)
+
+
+def solve_checked(k, state, budget=None):
+    """(OBTM length, seconds, Result) of one 4x4x4 solve; exits if it does not solve."""
+    t = time.perf_counter()
+    result = solve4.solve_stages(state, budget)
+    seconds = time.perf_counter() - t
+    best = result.candidates[0]
+    if not facelets.is_solved(moves.apply(state, best)):
+        raise SystemExit("state {} not solved: {}".format(k, state))
+    return moves.count(best, "obtm"), seconds, result
+
+
+def check(n, record_it=True):
+    """The correctness run: n states from CHECK_SEED, each solved and applied back."""
+    lengths, seconds = [], []
+    for k, state in enumerate(states(n, CHECK_SEED)):
+        length, spent, _ = solve_checked(k, state, CHECK_BUDGET_S)
+        lengths.append(length)
+        seconds.append(spent)
+        print("{:3d} {:3d} moves {:6.2f} s".format(k, length, spent), flush=True)
+    text = "\n".join([
+        "## 4x4x4 correctness run (`python bench/solver4.py --check {}`)".format(n),
+        "",
+        "Run {} on {} ({}), {} uniformly random 4x4x4 states (seed {}), 3x3x3 finish with "
+        "kociemba's first solution (budget {}), every solution applied back and checked. "
+        "Load average (1 min) at the end {:.1f} on {} CPUs.".format(
+            datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
+            n, CHECK_SEED, CHECK_BUDGET_S, os.getloadavg()[0], os.cpu_count()),
+        "",
+        "| solved and checked | mean / max moves (OBTM) | median / p95 / max time |",
+        "|---|---|---|",
+        "| {}/{} | {:.1f} / {} | {:.2f} s / {:.2f} s / {:.2f} s |".format(
+            len(lengths), n, statistics.mean(lengths), max(lengths),
+            statistics.median(seconds), pct(seconds, 0.95), max(seconds)),
+    ])
+    print(text)
+    if record_it:
+        record("solver4-check", text)
+    return text
 
 
 def run(n, rss_states=3, record_it=True):
@@ -65,13 +119,9 @@ def run(n, rss_states=3, record_it=True):
     lengths, seconds = [], []
     per_stage = dict((name, []) for name in solve4.STAGES)
     for k, state in enumerate(cubes):
-        t = time.perf_counter()
-        result = solve4.solve_stages(state)
-        seconds.append(time.perf_counter() - t)
-        best = result.candidates[0]
-        if not facelets.is_solved(moves.apply(state, best)):
-            raise SystemExit("state {} not solved: {}".format(k, state))
-        lengths.append(moves.count(best, "obtm"))
+        length, spent, result = solve_checked(k, state)
+        lengths.append(length)
+        seconds.append(spent)
         for name in solve4.STAGES:
             per_stage[name].append(len(result.stages.get(name, [])))
         print("{:3d} {:3d} moves {:6.2f} s {}".format(
@@ -82,7 +132,7 @@ def run(n, rss_states=3, record_it=True):
     table_bytes = sum(os.path.getsize(store.table_path(name)) for name in catalog.names(size=4))
     rows = [
         "Run {} on {} ({}), {} uniformly random 4x4x4 states (seed {}), "
-        "solver.solve4 default (3x3x3 finish with its default 1 s budget search).".format(
+        "cubebot.solver.solve4 default (3x3x3 finish with its default 1 s budget search).".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
             n, SEED),
         "",
@@ -96,7 +146,9 @@ def run(n, rss_states=3, record_it=True):
         "| peak RSS of `cubebot solve` ({} states) | {:.1f} MB |".format(rss_states, rss),
         "| 4x4x4 tables on disk | {:.2f} MB |".format(table_bytes / 1e6),
         "",
-        "Anchors: " + ANCHORS,
+        "Cited anchors (facts.md, not measured here): " + ANCHORS,
+        "",
+        "Targets (docs/solver4.md): " + TARGETS,
     ]
     text = "\n".join(rows)
     print(text)

@@ -189,7 +189,7 @@ cmd_deps() {
         say "python packages installed; kociemba's cache is ready"
     fi
     write_launcher
-    "$PY" -m compileall -q "$APP/robot" "$APP/solver" "$APP/deploy" >/dev/null || say "warning: could not byte-compile (starts will be slower)"
+    "$PY" -m compileall -q "$APP/cubebot" "$APP/robot" "$APP/solver" "$APP/tables/__init__.py" "$APP/deploy" >/dev/null || say "warning: could not byte-compile (starts will be slower)"
 }
 
 write_launcher() {
@@ -201,7 +201,7 @@ write_launcher() {
 PYTHONPATH="$APP\${PYTHONPATH:+:\$PYTHONPATH}"
 PYTHONUSERBASE="$H/.local"
 export PYTHONPATH PYTHONUSERBASE
-exec "$PY" -m robot.cli "\$@"
+exec "$PY" -m cubebot "\$@"
 EOF
     chmod 755 "$tmp"
     if cmp -s "$tmp" "$LAUNCHER"; then

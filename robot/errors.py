@@ -48,6 +48,12 @@ class Stopped(RobotError):
     """The run was stopped on request; the robot has been left safe."""
 
 
+def check_stop(stop, where=""):
+    """Raise Stopped if `stop` (a threading.Event, or None) is set; `where` ends the message."""
+    if stop is not None and stop.is_set():
+        raise Stopped("stopped on request" + (" " + where if where else ""))
+
+
 class LinkError(RobotError):
     """The serial link failed: the device is missing or vanished, or no reply came in time."""
 

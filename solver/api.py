@@ -8,7 +8,7 @@ every candidate back to the state to make sure it solves it, and returns
 them shortest first.
 
 Solution fields:
-  moves       the chosen solution, a list of solver.moves.Move (face and
+  moves       the chosen solution, a list of cubebot.solver.moves.Move (face and
               wide turns only)
   length      its length in `metric`
   metric      "htm" or "qtm" ("obtm" for wide-turn cubes)
@@ -21,36 +21,45 @@ import importlib
 import time
 from collections import namedtuple
 
-from .errors import InvalidCube, UnsolvableCube
-from .facelets import centre_labels, check_counts, check_size, is_solved
-from .moves import METRICS, apply, count, format_moves
+from cubebot.solver.errors import InvalidCube, NoSolver, UnsolvableCube
+from cubebot.solver.facelets import centre_labels, check_counts, check_size, is_solved
+from cubebot.solver.moves import METRICS, apply, count, format_moves
 
 Solution = namedtuple("Solution", ["moves", "length", "metric", "seconds", "candidates"])
 
 # size -> engine module (imported on first use). Sizes 4.. are added by their engines.
-ENGINES = {2: "solver.solve2", 3: "solver.solve3", 4: "solver.solve4"}
+# The one registry of solvable sizes: the CLI's --size choices come from it.
+ENGINES = {2: "cubebot.solver.solve2", 3: "cubebot.solver.solve3", 4: "cubebot.solver.solve4"}
+MAX_BUDGET_S = 600.0          # the longest search budget a caller may ask for (seconds)
+
+
+def solvable_sizes():
+    """The cube sizes that have an engine, ascending."""
+    return sorted(ENGINES)
 
 
 def engine(size):
-    """The engine module for an NxNxN cube; UnsolvableCube if there is none."""
+    """The engine module for an NxNxN cube; NoSolver if there is none."""
     name = ENGINES.get(size)
     if name is None:
-        raise UnsolvableCube("no solver for the {0}x{0}x{0} cube: sizes with a solver are {1}".format(
+        raise NoSolver("no solver for the {0}x{0}x{0} cube: sizes with a solver are {1}".format(
             size, ", ".join(str(n) for n in sorted(ENGINES))))
     try:
         return importlib.import_module(name)
     except ImportError as exc:
         if getattr(exc, "name", None) != name:
             raise
-        raise UnsolvableCube("no solver for the {0}x{0}x{0} cube yet ({1} is not there)".format(
+        raise NoSolver("no solver for the {0}x{0}x{0} cube yet ({1} is not there)".format(
             size, name))
 
 
 def _check_args(metric, budget):
     if metric not in METRICS:
         raise InvalidCube("unknown metric {!r}: use one of {}".format(metric, ", ".join(METRICS)))
-    if budget is not None and not budget > 0:
-        raise InvalidCube("budget {!r} s must be a positive number of seconds".format(budget))
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float))
+                               or budget != budget or not 0 < budget <= MAX_BUDGET_S):
+        raise InvalidCube("budget {} s must be a number of seconds above 0 and at most {:g}".format(
+            repr(budget)[:40], MAX_BUDGET_S))
 
 
 def corner_state(state, n):
@@ -64,7 +73,7 @@ def check_structure(state, n):
     """Size-independent piece checks for N >= 4: centres (odd N) and corners."""
     if n % 2:
         centre_labels(state, n)
-    from .cube2 import orient
+    from cubebot.solver.solve2.cube import orient
     orient(corner_state(state, n))
 
 

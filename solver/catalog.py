@@ -17,18 +17,18 @@ from collections import namedtuple
 TableSpec = namedtuple("TableSpec", ["name", "size", "builder", "default"])
 
 SPECS = [
-    TableSpec("2x2-htm", 2, "solver.solve2_build:build_htm", True),
-    TableSpec("2x2-qtm", 2, "solver.solve2_build:build_qtm", True),
-    TableSpec("4x4-centres-lr", 4, "solver.solve4.build:build_lr", True),
-    TableSpec("4x4-centres-ud", 4, "solver.solve4.build:build_ud", True),
-    TableSpec("4x4-centres-p3", 4, "solver.solve4.build:build_centres_p3", True),
-    TableSpec("4x4-eo", 4, "solver.solve4.build:build_eo", True),
-    TableSpec("4x4-slice", 4, "solver.solve4.build:build_slice", True),
-    TableSpec("4x4-centres-p4", 4, "solver.solve4.build:build_centres_p4", True),
-    TableSpec("4x4-pairs-moves", 4, "solver.solve4.build:build_pair_moves", True),
-    TableSpec("4x4-pairs", 4, "solver.solve4.build:build_pairs", True),
-    TableSpec("4x4-pairs-centres", 4, "solver.solve4.build:build_pairs_centres", True),
-    TableSpec("4x4-pairs-ud", 4, "solver.solve4.build:build_pairs_ud", True),
+    TableSpec("2x2-htm", 2, "cubebot.solver.solve2.build:build_htm", True),
+    TableSpec("2x2-qtm", 2, "cubebot.solver.solve2.build:build_qtm", True),
+    TableSpec("4x4-centres-lr", 4, "cubebot.solver.solve4.build:build_lr", True),
+    TableSpec("4x4-centres-ud", 4, "cubebot.solver.solve4.build:build_ud", True),
+    TableSpec("4x4-centres-p3", 4, "cubebot.solver.solve4.build:build_centres_p3", True),
+    TableSpec("4x4-eo", 4, "cubebot.solver.solve4.build:build_eo", True),
+    TableSpec("4x4-slice", 4, "cubebot.solver.solve4.build:build_slice", True),
+    TableSpec("4x4-centres-p4", 4, "cubebot.solver.solve4.build:build_centres_p4", True),
+    TableSpec("4x4-pairs-moves", 4, "cubebot.solver.solve4.build:build_pair_moves", True),
+    TableSpec("4x4-pairs", 4, "cubebot.solver.solve4.build:build_pairs", True),
+    TableSpec("4x4-pairs-centres", 4, "cubebot.solver.solve4.build:build_pairs_centres", True),
+    TableSpec("4x4-pairs-ud", 4, "cubebot.solver.solve4.build:build_pairs_ud", True),
 ]
 
 

@@ -17,8 +17,8 @@ already use the face letters URFDLB as its symbols (see solver.orient).
 
 from collections import namedtuple
 
-from .errors import InvalidCube
-from .facelets import FACES, face_index
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import FACES, face_index, geometry
 
 CORNER_NAMES = ("URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB")
 EDGE_NAMES = ("UR", "UF", "UL", "UB", "DR", "DF", "DL", "DB", "FR", "FL", "BL", "BR")
@@ -71,6 +71,37 @@ def edge_facelets(n):
     if n % 2 == 0:
         raise InvalidCube("a {}x{}x{} cube has no middle edges".format(n, n, n))
     return [tuple(_spot_index(s, n) for s in spots) for spots in _EDGE_SPOTS]
+
+
+def cubie_of(position, n):
+    """The doubled-unit position of the cubie that carries a facelet at `position`."""
+    return tuple(c - 1 if c == n else (c + 1 if c == -n else c) for c in position)
+
+
+def edge_wings(n):
+    """The wing positions of an NxNxN cube (N >= 4): the one wing geometry.
+
+    A list per edge (EDGE_NAMES order) of (first, second) facelet pairs, the
+    first on the edge's first face (U/D, or F/B for the middle layer), ordered
+    by that facelet's place along the edge (k = 1..N-2, the middle edge of an
+    odd cube left out); the second is the facelet of the same cubie.
+    """
+    geo = geometry(n)
+    cubie_facelets = {}
+    for index, pos in enumerate(geo.positions):
+        cubie_facelets.setdefault(cubie_of(pos, n), []).append(index)
+    result = []
+    for first, _ in _EDGE_SPOTS:
+        pairs = []
+        for k in range(1, n - 1):
+            if n % 2 and k == n // 2:
+                continue
+            spot = tuple(k if v == "M" else v for v in first)
+            a = _spot_index(spot, n)
+            other = [i for i in cubie_facelets[cubie_of(geo.positions[a], n)] if i != a]
+            pairs.append((a, other[0]))
+        result.append(pairs)
+    return result
 
 
 def _solved_colours(names):

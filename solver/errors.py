@@ -6,6 +6,8 @@ CubeError
       colours belong to no piece, a twisted corner, odd parity, ...).
   UnsolvableCube: the input is well formed, but no solver could solve it
       within its limits (for example a search that ran out of budget).
+  NoSolver (also a ValueError): the cube may be fine, but no engine is
+      registered for its size (cubebot.solver.api.ENGINES).
   TableError: an on-disk table is missing or corrupt; the message names the
       command that fixes it.
 
@@ -23,6 +25,10 @@ class InvalidCube(CubeError, ValueError):
 
 class UnsolvableCube(CubeError):
     """The state is valid but could not be solved within the given limits."""
+
+
+class NoSolver(CubeError, ValueError):
+    """No engine solves cubes of this size; the message lists the sizes that have one."""
 
 
 class TableError(CubeError):

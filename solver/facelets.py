@@ -13,7 +13,7 @@ on face U has y = N; the facelets of a face lie at odd (N even) or even
 
 from collections import namedtuple
 
-from .errors import InvalidCube
+from cubebot.solver.errors import InvalidCube
 
 FACES = "URFDLB"
 OPPOSITE = {"U": "D", "D": "U", "R": "L", "L": "R", "F": "B", "B": "F"}

@@ -15,8 +15,8 @@ A Move is (face, first, last, turns): the layers first..last counted from
 import re
 from collections import namedtuple
 
-from .errors import InvalidCube
-from .facelets import FACES, NORMALS, geometry, size_from_length
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import FACES, NORMALS, geometry, size_from_length
 
 Move = namedtuple("Move", ["face", "first", "last", "turns"])
 
@@ -26,14 +26,16 @@ AXIS_OF = {"U": "y", "D": "y", "R": "x", "L": "x", "F": "z", "B": "z"}
 SUFFIX = {1: "", 2: "2", 3: "'"}
 METRICS = ("htm", "qtm", "obtm")
 
-_TOKEN = re.compile(r"^(\d*)([URFDLBurfdlbxyz])(w?)(2'|'2|2|'|)$")
+MAX_LAYER_DIGITS = 3          # a layer count of a 7x7x7 has one digit; more is not a move
+_TOKEN = re.compile(r"^([0-9]{0,%d})([URFDLBurfdlbxyz])(w?)(2'|'2|2|'|)$" % MAX_LAYER_DIGITS)
 
 
 def parse_move(token):
     """One Move from a token such as "R", "Uw'", "3Fw2", "x"."""
     m = _TOKEN.match(token)
     if not m:
-        raise InvalidCube("cannot read move {!r}: expected e.g. R, U', F2, Rw, 3Rw', x".format(token))
+        raise InvalidCube("cannot read move {}: expected e.g. R, U', F2, Rw, 3Rw', x".format(
+            repr(token) if len(token) <= 20 else repr(token[:17]) + "..."))
     digits, letter, wide, suffix = m.groups()
     turns = {"": 1, "'": 3, "2": 2, "2'": 2, "'2": 2}[suffix]
     if letter in ROTATION_FACE:

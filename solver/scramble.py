@@ -4,13 +4,14 @@ random_state(n, rng): for the 2x2x2 and 3x3x3 a uniformly random state (a
 random cubie cube with matching parities and orientation totals; the
 2x2x2 with DBL in place, i.e. uniform up to whole-cube turns); for N >= 4 the
 state after random_moves(n, rng).
+face_turns(n, rng, length): the simulated robot's scramble (outer turns, as by hand).
 """
 
-from . import cube2
-from .coords import factorial, ori_unrank, perm_unrank
-from .cubies import N_CORNERS, N_EDGES, CubieCube, parity, to_facelets
-from .facelets import FACES, check_size, solved
-from .moves import Move, apply, invert
+from cubebot.solver.solve2 import cube as cube2
+from cubebot.solver.coords import factorial, ori_unrank, perm_unrank
+from cubebot.solver.cubies import N_CORNERS, N_EDGES, CubieCube, parity, to_facelets
+from cubebot.solver.facelets import FACES, check_size, solved
+from cubebot.solver.moves import Move, apply, invert
 
 RANDOM_MOVES_PER_LAYER = 20     # scramble length for N >= 4: this many per inner layer count
 
@@ -42,6 +43,19 @@ def random_moves(n, rng, length=None):
     return result
 
 
+def face_turns(n, rng, length):
+    """(state, moves): `length` random outer face turns from solved, no two in a row on one face.
+
+    The scramble of the simulated robot (what a person does by hand): each
+    move draws its face from the five allowed, then its turn (1, 2 or 3).
+    """
+    moves = []
+    for _ in range(length):
+        face = rng.choice([f for f in FACES if not moves or f != moves[-1].face])
+        moves.append(Move(face, 1, 1, rng.choice((1, 2, 3))))
+    return apply(solved(n), moves, n), moves
+
+
 def random_state(n, rng):
     """A random state of an NxNxN cube, lettered URFDLB."""
     check_size(n)
@@ -59,6 +73,6 @@ def scramble(n, rng):
         moves = random_moves(n, rng)
         return apply(solved(n), moves, n), moves
     state = random_state(n, rng)
-    from .api import solve
+    from cubebot.solver.api import solve
     moves = invert(solve(state, size=n).moves)
     return state, moves

@@ -4,7 +4,7 @@ The caller describes the puzzle by callbacks, so the same search serves any
 phase of any size:
 
   start             the start state (anything: an int, a tuple of ints, ...)
-  moves             a list of solver.moves.Move (their faces/layers drive
+  moves             a list of cubebot.solver.moves.Move (their faces/layers drive
                     the pruning below); a move is passed to `apply` by index
   apply(state, i)   the state after moves[i]
   heuristic(state)  a lower bound on the remaining cost (typically the max of
@@ -20,8 +20,8 @@ layer, last layer) key increases. This keeps the branching factor of the
 outer-face 3x3x3 move set at 13.35 instead of 18.
 """
 
-from .moves import AXIS_OF
-from .facelets import FACES
+from cubebot.solver.moves import AXIS_OF
+from cubebot.solver.facelets import FACES
 
 
 def _key(move):

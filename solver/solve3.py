@@ -1,7 +1,7 @@
 """3x3x3 solutions through the `kociemba` package (two-phase, C).
 
 The state is relabelled by its centres (any six symbols, any orientation),
-checked piece by piece (solver.cubies), then:
+checked piece by piece (cubebot.solver.cubies), then:
 
   default      kociemba's first solution with max depth DEFAULT_DEPTH (21)
   budget s     the default solution, then a forked child lowers the max
@@ -9,6 +9,13 @@ checked piece by piece (solver.cubies), then:
                through a pipe; the parent stops reading at the deadline and
                kills the child (a C call cannot be interrupted, a process
                can), so the budget is never overrun.
+  fork=False  in this process, no children: the first solution of each
+               view (VIEWS) in turn, every view without a budget (the same
+               answer on any machine), with a budget until the deadline has
+               passed (at least one view). Each call is a depth-21 search
+               (milliseconds here), so the overrun is one such call; no
+               process is forked, which is what keeps the 4x4x4's finish
+               within the brick's memory.
 """
 
 import os
@@ -16,10 +23,10 @@ import select
 import signal
 import time
 
-from .cubies import CubieCube, from_facelets, to_facelets
-from .errors import InvalidCube, UnsolvableCube
-from .facelets import FACES, centre_labels, check_counts, is_solved, relabel, solved
-from .moves import Move, apply, format_moves, invert, parse
+from cubebot.solver.cubies import CubieCube, from_facelets, to_facelets
+from cubebot.solver.errors import InvalidCube, UnsolvableCube
+from cubebot.solver.facelets import FACES, centre_labels, check_counts, is_solved, relabel, solved
+from cubebot.solver.moves import Move, apply, format_moves, invert, parse
 
 SIZE = 3
 DEFAULT_DEPTH = 21            # kociemba max depth of the default search
@@ -205,14 +212,34 @@ def search_budget(lettered, deadline, kociemba=None, views=VIEWS):
     return texts
 
 
-def solve(state, metric="htm", budget=None):
-    """The engine entry point used by solver.api: a list of candidate move lists."""
+def search_views(lettered, deadline=None, kociemba=None, views=VIEWS):
+    """In this process: the first solution of each view in turn, until `deadline`
+    (time.monotonic; None: every view) has passed; at least the first view's.
+    Solution texts."""
+    kociemba = kociemba or _kociemba()
+    texts = [first_solution(lettered, kociemba)]
+    for view in views[1:]:
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        text = _kociemba_solve(kociemba, view_state(lettered, view), DEFAULT_DEPTH)
+        if text is not None:
+            texts.append(from_view(text, view))
+    return texts
+
+
+def solve(state, metric="htm", budget=None, fork=True):
+    """The engine entry point used by cubebot.solver.api: a list of candidate move lists.
+
+    fork=False: every view, or the views a budget allows, searched in this process
+    (search_views), not in children."""
     started = time.monotonic()
     lettered = normalise(state)
     if is_solved(lettered, SIZE):
         return [[]]
     kociemba = _kociemba()
-    if budget is None:
+    if not fork:
+        texts = search_views(lettered, None if budget is None else started + budget, kociemba)
+    elif budget is None:
         texts = [first_solution(lettered, kociemba)]
     else:
         texts = search_budget(lettered, started + budget, kociemba)

@@ -1,8 +1,13 @@
 """Where the tables live, the manifest, building and verifying them.
 
-The tables directory is $CUBEBOT_TABLES if set, else `tables/` at the top of
-the checkout (next to `solver/`). It holds NAME.bin for each table of
-solver.catalog and `manifest.json`:
+The tables directory (`tables_dir()`) is, first that applies:
+  1. $CUBEBOT_TABLES;
+  2. in a source tree (a checkout, or the brick's copy made by deploy.sh):
+     `tables/` at its top, next to `solver/`;
+  3. for an installed package: the per-user data directory,
+     $XDG_DATA_HOME/cubebot/tables (default ~/.local/share/cubebot/tables),
+     so that nothing is written into site-packages.
+It holds NAME.bin for each table of cubebot.solver.catalog and `manifest.json`:
 
   {"format": 1, "tables": {NAME: {"file": "NAME.bin", "format_version": 1,
                                   "size": BYTES, "sha256": HEX}, ...}}
@@ -13,16 +18,15 @@ checksum is `verify()`'s job (`cubebot tables verify`). Any problem raises
 TableError naming the table and `cubebot tables build`.
 """
 
-import hashlib
 import importlib
 import json
 import os
 import sys
 import time
 
-from . import catalog
-from .errors import TableError
-from .tables import FORMAT_VERSION, DenseTable, RecordTable, WordTable, write_atomic
+from cubebot.solver import catalog
+from cubebot.solver.errors import TableError
+from cubebot.solver.tables import FORMAT_VERSION, DenseTable, RecordTable, WordTable, write_atomic
 
 ENV_VAR = "CUBEBOT_TABLES"
 MANIFEST = "manifest.json"
@@ -37,8 +41,17 @@ def tables_dir():
     env = os.environ.get(ENV_VAR)
     if env:
         return env
-    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(top, "tables")
+    from cubebot import SOURCE_TREE
+    if SOURCE_TREE is not None:
+        return os.path.join(SOURCE_TREE, "tables")
+    data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data_home, "cubebot", "tables")
+
+
+def shipped_manifest():
+    """The path of the manifest shipped with the code (package data of cubebot.tables)."""
+    import cubebot.tables
+    return os.path.join(os.path.dirname(os.path.abspath(cubebot.tables.__file__)), MANIFEST)
 
 
 def table_path(name, directory=None):
@@ -49,10 +62,14 @@ def table_path(name, directory=None):
 def load_manifest(directory=None):
     """The manifest's tables as a dict name -> entry ({} if there is no manifest).
 
+    A directory without a manifest of its own (an installed package's data
+    directory before its first build) is read against the shipped one.
     Also accepts "tables" (or the whole file) as a list of entries that carry
     their "name"; an entry without "file" names its file by its name.
     """
     path = os.path.join(directory or tables_dir(), MANIFEST)
+    if not os.path.exists(path):
+        path = shipped_manifest()
     if not os.path.exists(path):
         return {}
     try:
@@ -68,8 +85,9 @@ def load_manifest(directory=None):
             entry.setdefault("format_version", FORMAT_VERSION)
             result[name] = entry
         return result
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise TableError("table manifest {} is unreadable ({}): {}".format(path, exc, FIX))
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError) as exc:
+        raise TableError("table manifest {} is unreadable ({}): {}".format(
+            path, str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__, FIX))
 
 
 def save_manifest(entries, directory=None):
@@ -82,6 +100,7 @@ def save_manifest(entries, directory=None):
 
 def sha256_of(path):
     """Hex sha256 of a file, read in chunks."""
+    import hashlib           # here, not at the top: it maps libcrypto (MBs) into every solve
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         while True:
@@ -144,6 +163,34 @@ def build(names=None, directory=None, progress=_stderr_progress):
     return built
 
 
+def table_files(directory=None):
+    """The names of the table files (*.bin) in the tables folder ([] if there is none)."""
+    directory = directory or tables_dir()
+    if not os.path.isdir(directory):
+        return []
+    return sorted(f for f in os.listdir(directory) if f.endswith(SUFFIX))
+
+
+def manifest_problem(directory=None):
+    """One line if the tables cannot be checked at all (no folder, not a folder, table
+    files but no manifest beside them, no manifest at all), else None. An empty
+    folder without a manifest is checked against the shipped one."""
+    directory = directory or tables_dir()
+    if not os.path.exists(directory):
+        return "tables folder {} does not exist: {}".format(directory, FIX)
+    if not os.path.isdir(directory):
+        return "tables folder {} is not a folder: {}".format(directory, FIX)
+    if os.path.exists(os.path.join(directory, MANIFEST)):
+        return None
+    present = table_files(directory)
+    if present:
+        return "{} table files in {} but no {} to check them against: {}".format(
+            len(present), directory, MANIFEST, FIX)
+    if os.path.exists(shipped_manifest()):
+        return None                         # a data directory before its first build: the shipped manifest
+    return "no tables in {} (no {}): {}".format(directory, MANIFEST, FIX)
+
+
 def verify(directory=None, names=None):
     """Check tables against the manifest; a list of one-line problems ([] = fine).
 
@@ -151,11 +198,12 @@ def verify(directory=None, names=None):
     table the manifest lists.
     """
     directory = directory or tables_dir()
+    missing = manifest_problem(directory)
+    if missing is not None:
+        return [missing]                    # one line, not one per table
     entries = load_manifest(directory)
     if names is None:
         names = sorted(entries)
-        if not names:
-            return ["no tables in {} (no manifest): {}".format(directory, FIX)]
     problems = []
     for name in names:
         entry = entries.get(name)

@@ -22,12 +22,12 @@ os.replace it into place, so a table file is either complete or absent.
 
 import mmap
 import os
+import shutil
 import struct
 import sys
-import tempfile
 from array import array
 
-from .errors import TableError
+from cubebot.solver.errors import TableError
 
 FORMAT_VERSION = 1
 HEADER = struct.Struct("<4sHBBQ")
@@ -126,8 +126,28 @@ def _bfs_sparse(goals, neighbours, max_depth, progress):
 
 # ---------------------------------------------------------------- writing
 
+def keep_backup(path):
+    """Copy an existing file to path + ".bak" (atomically) before it is replaced."""
+    if os.path.exists(path):
+        tmp = path + ".bak.tmp"
+        shutil.copyfile(path, tmp)
+        os.replace(tmp, path + ".bak")
+
+
+def write_text_atomic(path, text, backup=False):
+    """Write the string `text` (UTF-8) to `path` atomically; with `backup`, keep the old file as .bak."""
+    if backup:
+        keep_backup(path)
+    write_atomic(path, [text.encode("utf-8")])
+
+
 def write_atomic(path, chunks):
-    """Write the byte strings `chunks` to `path` via a temp file + os.replace."""
+    """Write the byte strings `chunks` to `path` via a temp file + os.replace.
+
+    The one atomic file write of cubebot: tables, manifests, settings,
+    configuration and colour profiles all go through it.
+    """
+    import tempfile          # here, not at the top: a solve only reads tables (it costs MBs)
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         os.makedirs(directory)

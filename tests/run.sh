@@ -64,8 +64,8 @@ log "building and verifying tables"
 "$ROOT/.venv/bin/cubebot" tables build
 "$ROOT/.venv/bin/cubebot" tables verify
 
-log "vermin: robot/, solver/ and setup.py must run on CPython 3.5"
-out=$("$ROOT/.venv/bin/vermin" -q --no-tips --violations -t=3.5- robot solver setup.py deploy/tablecheck.py 2>&1 || true)
+log "vermin: cubebot/, robot/, solver/, tables/ and setup.py must run on CPython 3.5"
+out=$("$ROOT/.venv/bin/vermin" -q --no-tips --violations -t=3.5- cubebot robot solver tables setup.py deploy/tablecheck.py 2>&1 || true)
 if [ -n "$out" ]; then
     printf '%s\n' "$out" >&2
     echo "vermin found code that needs a newer Python than the brick's 3.5" >&2
@@ -73,7 +73,7 @@ if [ -n "$out" ]; then
 fi
 
 log "ruff"
-"$ROOT/.venv/bin/ruff" check --quiet robot solver tests bench deploy setup.py
+"$ROOT/.venv/bin/ruff" check --quiet cubebot robot solver tables tests bench deploy setup.py
 
 if [ -f deploy.sh ]; then
     log "shellcheck"
@@ -81,6 +81,47 @@ if [ -f deploy.sh ]; then
     [ -x "$SHELLCHECK" ] || SHELLCHECK=shellcheck
     "$SHELLCHECK" deploy.sh deploy/brick.sh tests/run.sh .ci/run
 fi
+
+# wheel_check: build the wheel, install it into a fresh venv beside Robot Framework (which
+# imports as `robot`), and from another directory build the 2x2x2 tables (into a per-user
+# data dir), solve a 2x2x2 (the solution applied back), run the demo, and check that Robot
+# Framework still works.
+wheel_check() {
+    local tmp state solution tops
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    "$ROOT/.venv/bin/python" -m pip wheel -q --no-deps -w "$tmp/dist" "$ROOT"
+    "$PY" -m venv "$tmp/venv"
+    "$tmp/venv/bin/python" -m pip install -q cffi wheel
+    "$tmp/venv/bin/python" -m pip install -q "$tmp"/dist/cubebot-*.whl robotframework
+    (
+        cd "$tmp"
+        unset CUBEBOT_TABLES
+        export XDG_DATA_HOME="$tmp/data"
+        # the wheel installs one top-level import package, cubebot (no robot, solver or tables)
+        tops=$("$tmp/venv/bin/python" -m zipfile -l "$tmp"/dist/cubebot-*.whl | awk 'NR > 1 {print $1}' |
+               cut -d/ -f1 | grep -v '\.dist-info$' | sort -u)
+        [ "$tops" = cubebot ] || { echo "the wheel installs top-level packages: $tops" >&2; exit 1; }
+        "$tmp/venv/bin/cubebot" tables build --size 2
+        [ -f "$tmp/data/cubebot/tables/2x2-htm.bin" ] || { echo "tables not in the per-user data dir" >&2; exit 1; }
+        state=$("$tmp/venv/bin/cubebot" scramble --size 2 --seed 1 | head -n 1)
+        solution=$("$tmp/venv/bin/cubebot" solve --size 2 "$state")
+        "$tmp/venv/bin/python" - "$state" "$solution" <<'PYEOF'
+import sys
+from cubebot.solver.facelets import is_solved
+from cubebot.solver.moves import apply, parse
+state, solution = sys.argv[1], sys.argv[2]
+assert is_solved(apply(state, parse(solution), 2), 2), (state, solution)
+print("2x2x2 {} solved by {}".format(state, solution))
+PYEOF
+        "$tmp/venv/bin/cubebot" demo --seed 1 | tail -n 1 | grep -qx solved
+        "$tmp/venv/bin/python" -c 'import robot, robot.api; assert "site-packages/robot" in robot.__file__'
+        printf '*** Test Cases ***\nAdds\n    Should Be Equal As Integers    ${{1 + 1}}    2\n' > "$tmp/check.robot"
+        "$tmp/venv/bin/robot" --output NONE --report NONE --log NONE "$tmp/check.robot" >/dev/null
+    )
+}
+log "wheel: installed beside Robot Framework, used from another directory"
+wheel_check
 
 log "pytest on $("$ROOT/.venv/bin/python" --version 2>&1)"
 run_pytest "$ROOT/.venv" "$@"

@@ -14,9 +14,9 @@ import itertools
 import queue
 import threading
 
-from ..errors import LinkError, RemoteError
-from .framing import Channel
-from .server import DEFAULT_BAUD, link_errors, open_serial, reason
+from cubebot.robot.errors import LinkError, RemoteError
+from cubebot.robot.link.framing import Channel
+from cubebot.robot.link.server import DEFAULT_BAUD, link_errors, open_serial, reason
 
 DEFAULT_TIMEOUT_S = 5.0           # a reply to an ordinary request
 EVENT_QUEUE_LIMIT = 10000         # events kept for a slow consumer before the oldest go

@@ -14,7 +14,7 @@ import json
 import threading
 import time
 
-from ..errors import FrameError
+from cubebot.robot.errors import FrameError
 
 
 MAX_LINE_BYTES = 64 * 1024        # longest accepted line, newline excluded

@@ -10,9 +10,10 @@ shell, no files). See docs/serial-protocol.md.
 
 import logging
 
-from solver.errors import InvalidCube, UnsolvableCube
-from solver.facelets import MAX_SIZE, MIN_SIZE
-from ..errors import ConfigError, FrameError, RobotError
+from cubebot.solver.errors import InvalidCube, NoSolver, UnsolvableCube
+from cubebot.solver.facelets import MAX_SIZE, MIN_SIZE
+from cubebot.robot.errors import ConfigError, FrameError, RobotError
+from cubebot.robot.inputs import MAX_SEED
 
 
 PROTOCOL_VERSION = 1
@@ -66,7 +67,7 @@ def _check_int(name, value, low=None, high=None):
 
 
 def _check_seed(value):
-    return _check_int("seed", value, 0, MAX_ID)
+    return _check_int("seed", value, 0, MAX_SEED)     # the same limit as the commands' --seed
 
 
 def _check_state(value):
@@ -140,6 +141,20 @@ class Dispatcher(object):
         self.sizes = tuple(sorted(sizes))
         self.commands = command_fields(self.sizes)
 
+    def refusal(self, message):
+        """The error reply if `message` cannot be executed as sent (bad id, command, fields), else None.
+
+        Checks only, runs nothing: the server uses it before it hands a request elsewhere.
+        """
+        if isinstance(message, FrameError):
+            return reply_error(None, message, BAD_FRAME)
+        try:
+            parse_request(message, self.commands)
+        except RequestError as exc:
+            request_id = message.get("id") if _usable_id(message.get("id")) else None
+            return reply_error(request_id, exc, exc.code)
+        return None
+
     def hello(self):
         """The hello event sent first on every connection."""
         return event_message(HELLO, self._hello_data())
@@ -159,6 +174,8 @@ class Dispatcher(object):
             return reply_error(request_id, exc, INVALID_CUBE)
         except UnsolvableCube as exc:
             return reply_error(request_id, exc, UNSOLVABLE)
+        except NoSolver as exc:             # a well-formed cube of a size without a solver
+            return reply_error(request_id, exc, BAD_REQUEST)
         except ConfigError as exc:
             return reply_error(request_id, exc, BAD_REQUEST)
         except RobotError as exc:

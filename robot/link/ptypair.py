@@ -7,7 +7,7 @@ an open end gets EIO, reopening fails); `restore()` plugs a new one in
 under the same names. For the tests, the benchmark and trying the link on
 one machine without socat:
 
-    python3 -m robot.link.ptypair [FOLDER]      # FOLDER/robot <-> FOLDER/laptop until Ctrl-C
+    python3 -m cubebot.robot.link.ptypair [FOLDER]      # FOLDER/robot <-> FOLDER/laptop until Ctrl-C
 """
 
 import os

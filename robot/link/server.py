@@ -2,7 +2,7 @@
 
 `LinkServer(service, device).serve_forever()` opens the device, sends the
 hello event, forwards every service event and answers requests (one reply
-each, see robot.link.protocol). When the device fails or disappears it
+each, see cubebot.robot.link.protocol). When the device fails or disappears it
 reports it and polls until the device is back (at most RECONNECT_MAX_S
 between tries), then says hello again. `close()` (from a signal handler or
 another thread) ends it within one read poll. `start()` runs it in a thread,
@@ -18,11 +18,13 @@ import os
 import logging
 import threading
 
-from .. import __version__
-from .framing import PARTIAL_LINE_TIMEOUT_S, READ_POLL_S, WRITE_TIMEOUT_S, Channel
-from .protocol import ALL_SIZES, Dispatcher, event_message
+from cubebot.robot import __version__
+from cubebot.robot.link.framing import PARTIAL_LINE_TIMEOUT_S, READ_POLL_S, WRITE_TIMEOUT_S, Channel
+from cubebot.robot.link.protocol import ALL_SIZES, BUSY, FAILED, INTERNAL, Dispatcher, event_message, reply_error
+from cubebot.robot.link.solving import SolveJob
 
 DEFAULT_BAUD = 115200
+BAUD_RANGE = (50, 4000000)        # baud rates serial hardware offers (--baud)
 RECONNECT_MIN_S = 0.1             # first wait before reopening a vanished device ...
 RECONNECT_MAX_S = 1.0             # ... doubling up to this bound
 OUTBOX_LIMIT = 2000               # queued messages beyond which progress events are dropped
@@ -96,6 +98,7 @@ class LinkServer(object):
         self.connected = threading.Event()
         self._closing = threading.Event()
         self._thread = None
+        self._solve = None                # the SolveJob of the solve being computed, if any
 
     # -- life cycle -------------------------------------------------------
     def start(self):
@@ -171,11 +174,12 @@ class LinkServer(object):
                     lost.append(reason(exc))
                     break
                 for item in items:
-                    reply = self._answer(item)
+                    reply = self._answer(item, outbox)
                     if reply is not None:
                         outbox.put(reply)
                 self.stats["discarded"] = discarded_before + channel.discarded
         finally:
+            self._abandon_solve(None)       # nobody is left to read its reply
             self.connected.clear()
             self.service.unsubscribe(forward)
             ended.set()
@@ -186,8 +190,9 @@ class LinkServer(object):
             _close_quietly(port)
         return lost[0] if lost else None
 
-    def _answer(self, item):
-        """The reply to one received item, or None for messages that are not requests."""
+    def _answer(self, item, outbox):
+        """The reply to one received item, or None for messages that are not requests and for
+        a solve (its reply comes later, from its SolveJob)."""
         if isinstance(item, dict) and ("event" in item or "ok" in item):
             self.stats["ignored"] += 1
             return None
@@ -195,7 +200,38 @@ class LinkServer(object):
             self.stats["requests"] += 1
         else:
             self.stats["frame_errors"] += 1
+            return self.dispatcher.handle(item)
+        if item.get("cmd") == "solve":
+            return self._start_solve(item, outbox)
+        if item.get("cmd") == "stop" and self.dispatcher.refusal(item) is None:
+            abandoned = self._abandon_solve(outbox)
+            reply = self.dispatcher.handle(item)
+            if abandoned and reply.get("ok"):
+                reply["result"]["stopping"] = True
+            return reply
         return self.dispatcher.handle(item)
+
+    def _start_solve(self, request, outbox):
+        """Hand a solve request to a SolveJob; an error reply if it cannot start, else None."""
+        refusal = self.dispatcher.refusal(request)
+        if refusal is not None:
+            return refusal
+        if self._solve is not None and self._solve.running:
+            return reply_error(request["id"], "a solve is being computed (request {}): wait for its "
+                               "reply or send stop".format(self._solve.request.get("id")), BUSY)
+        self._solve = SolveJob(self.dispatcher.handle, request, outbox.put,
+                               reply_error(request["id"], "the solve ended without a reply", INTERNAL))
+        return None
+
+    def _abandon_solve(self, outbox):
+        """Kill the solve being computed, if any, and answer it as stopped; True if there was one."""
+        job = self._solve
+        if job is None or not job.abandon():
+            return False
+        job.wait()
+        if outbox is not None:
+            outbox.put(reply_error(job.request["id"], "solve stopped on request", FAILED))
+        return True
 
     def _write_loop(self, channel, outbox, ended, lost):
         """The writer thread: sends queued messages until the session ends."""

@@ -1,25 +1,29 @@
 """The 4x4x4 solver: reduction to a 3x3x3 with IDA* over on-disk tables.
 
-Stages (see docs/solver4.md):
-  1. centres-lr  L/R centres onto the L/R axis             (centres.LRStage)
-  2. centres-ud  U/D centres onto U/D, wings even          (centres.UDStage)
-  3. wings       one wing of each edge in each orbit       (phase2.EOStage)
-  4. pairs       centres solved, edges paired, no parity   (phase3.Phase3)
-  5. 3x3x3       the reduced cube solved by solver.solve3  (finish)
+Stages (STAGES; see docs/solver4.md), run by reduce.Reducer:
+  1. centres-lr  L/R centres onto the L/R axis                  (centres.LRStage)
+  2. centres-ud  U/D centres onto U/D, wings even               (centres.UDStage)
+  3. wings       every edge gets one wing in each pair orbit    (wings.EOStage)
+  4. slice       four edges into the E slice, centres made ready (slice.SliceSearch)
+  5. pairs       centres solved, edges paired, no parity        (pairs.PairsSearch)
+  6. 3x3x3       the reduced cube solved by cubebot.solver.solve3 (finish.to_3x3)
 
 Stages 1-3 turn only blocks that leave the DLB corner in place (model's
-fixed frame); stage 4 uses U, D, F, B, R2, L2 and wide half turns. The result
-is rewritten into outer and wide turns (model.to_physical), counted in OBTM.
+fixed frame); stages 4-5 use the orbit-keeping moves of orbits.py (outer
+U, D, F, B turns, R2, L2 and wide half turns). The result is rewritten into
+outer and wide turns (model.to_physical), counted in OBTM.
 
-solve(state, metric, budget) is the engine entry point of solver.api;
+Modules: model (the cube, frame, move sets), pieces (reading a state), masks
+and orbits (fast coordinates, the wing orbits), centres, wings, slice, pairs
+(the stages), finish (to a 3x3x3), reduce (the pipeline), build (the tables).
+
+solve(state, metric, budget) is the engine entry point of cubebot.solver.api;
 solve_stages(state, budget) also returns the length of each stage.
 """
 
-from collections import namedtuple
+from cubebot.solver.solve4.reduce import STAGES, Result
 
-STAGES = ("centres-lr", "centres-ud", "wings", "slice", "pairs", "3x3x3")
-
-Result = namedtuple("Result", ["candidates", "stages", "nodes"])
+__all__ = ["STAGES", "Result", "solve", "solve_stages"]
 
 
 def solve(state, metric="obtm", budget=None):
@@ -29,5 +33,5 @@ def solve(state, metric="obtm", budget=None):
 
 def solve_stages(state, budget=None, directory=None):
     """Result(candidates, stages: name -> moves, nodes: pair search nodes)."""
-    from .reduce import Reducer
+    from cubebot.solver.solve4.reduce import Reducer
     return Reducer(directory).solve(state, budget)

@@ -17,10 +17,9 @@ Every state here is a small tuple or int; `Stage` objects give the moves,
 apply, rank and the goal ranks the shared builder and IDA* need.
 """
 
-from ..facelets import FACES
-from .masks import CombCoord, MaskMover, MaskStage, mask_of, mask_of_slots
-from .model import (CENTRES, EDGE_MOVES, GENERATORS, N, centre_perm, permutation_parity,
-                    wing_map)
+from cubebot.solver.facelets import FACES
+from cubebot.solver.solve4.masks import CombCoord, MaskMover, MaskStage, mask_of, mask_of_slots
+from cubebot.solver.solve4.model import CENTRES, EDGE_MOVES, GENERATORS, N, centre_perm, permutation_parity, wing_map
 
 FACE_SLOTS = dict((f, tuple(k for k, c in enumerate(CENTRES) if c // (N * N) == i))
                   for i, f in enumerate(FACES))

@@ -3,11 +3,11 @@
 A reduced 4x4x4 (centres solved, edges paired, no parity) turns like a
 3x3x3 under outer turns: the 3x3x3 facelet at (row, col) of a face is the
 4x4x4 facelet at (R[row], R[col]) with R = (0, 1, 3), i.e. a corner, one
-wing of each edge and one centre facelet. The 3x3x3 solver (solver.solve3)
+wing of each edge and one centre facelet. The 3x3x3 solver (cubebot.solver.solve3)
 then finishes it; its outer turns are outer turns of the 4x4x4.
 """
 
-from ..facelets import FACES, face_index
+from cubebot.solver.facelets import FACES, face_index
 
 SMALL = 3
 ROWS = (0, 1, 3)                # 4x4x4 row/column of each 3x3x3 row/column

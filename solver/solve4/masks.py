@@ -1,21 +1,55 @@
 """Slot sets as 24-bit masks, and the fast coordinates built on them.
 
 Bit k of a mask is centre slot k (model.CENTRES order), or wing slot k
-(model.WINGS order) for the wing masks of phase 2. A move permutes the
+(model.WINGS order) for the wing masks of the wings stage. A move permutes the
 bits; `MaskMover` does that with three 256-entry tables per move (one per
 byte). `CombCoord` ranks "which k of these slots are set" in colex order
 (0 .. C(len(slots), k) - 1), again through per-byte tables, and unranks
 through a table built once per process.
+
+Every per-byte table is a flat array of 32-bit integers (WORD), not a tuple
+of int objects: on the brick a Python int costs 16 bytes and a tuple slot 4
+more, an array entry 4 bytes; the move tables of one permutation are built
+once per process and shared by every mover that uses it (the stages share
+most of their moves).
 """
 
-from ..coords import binomial
-from .model import N_CENTRES, centre_perm
+from array import array
+
+from cubebot.solver.coords import binomial
+from cubebot.solver.solve4.model import N_CENTRES, centre_perm
 
 BYTE = 8
 BYTE_VALUES = 256
 N_BYTES = 3
 N_BITS = N_BYTES * BYTE        # 24 centre slots, or 24 wing slots
 assert N_BITS == N_CENTRES
+WORD = "i" if array("i").itemsize >= 4 else "l"     # a signed integer of at least 32 bits
+SEEN_BITS = 4                  # CombCoord entry = rank contribution << SEEN_BITS | bits counted
+SEEN_MASK = (1 << SEEN_BITS) - 1
+
+_PERM_TABLES = {}              # permutation -> its MaskMover table (built on first use)
+
+
+def _perm_table(perm):
+    """One move's table for MaskMover: entry c*256 + v = where byte c = v sends its bits."""
+    perm = tuple(perm)
+    table = _PERM_TABLES.get(perm)
+    if table is None:
+        # new bit k = old bit perm[k]; so old bit j goes to the k with perm[k] = j.
+        dest = [0] * N_BITS
+        for k, j in enumerate(perm):
+            dest[j] = k
+        table = array(WORD, [0]) * (N_BYTES * BYTE_VALUES)
+        for c in range(N_BYTES):
+            for value in range(BYTE_VALUES):
+                out = 0
+                for b in range(BYTE):
+                    if value >> b & 1:
+                        out |= 1 << dest[c * BYTE + b]
+                table[c * BYTE_VALUES + value] = out
+        table = _PERM_TABLES.setdefault(perm, table)
+    return table
 
 
 def mask_of(symbols, wanted):
@@ -36,29 +70,11 @@ class MaskMover(object):
 
     def __init__(self, moves, perm_of=centre_perm):
         self.moves = list(moves)
-        self.tables = [self._tables(perm_of(m)) for m in self.moves]
-
-    @staticmethod
-    def _tables(perm):
-        # new bit k = old bit perm[k]; so old bit j goes to the k with perm[k] = j.
-        dest = [0] * N_BITS
-        for k, j in enumerate(perm):
-            dest[j] = k
-        tables = []
-        for c in range(N_BYTES):
-            table = []
-            for value in range(BYTE_VALUES):
-                out = 0
-                for b in range(BYTE):
-                    if value >> b & 1:
-                        out |= 1 << dest[c * BYTE + b]
-                table.append(out)
-            tables.append(tuple(table))
-        return tuple(tables)
+        self.tables = [_perm_table(perm_of(m)) for m in self.moves]
 
     def apply(self, mask, i):
-        t0, t1, t2 = self.tables[i]
-        return t0[mask & 0xFF] | t1[(mask >> 8) & 0xFF] | t2[mask >> 16]
+        t = self.tables[i]
+        return t[mask & 0xFF] | t[BYTE_VALUES + ((mask >> 8) & 0xFF)] | t[2 * BYTE_VALUES + (mask >> 16)]
 
 
 class CombCoord(object):
@@ -69,12 +85,13 @@ class CombCoord(object):
         self.k = k
         self.size = binomial(len(self.slots), k)
         order = dict((s, i) for i, s in enumerate(self.slots))
-        # tables[c][before][byte] = (rank contribution, bits counted)
+        if k > SEEN_MASK:
+            raise ValueError("CombCoord counts at most {} set slots, not {}".format(SEEN_MASK, k))
+        # tables[c][before * 256 + byte] = rank contribution << SEEN_BITS | bits counted
         self.tables = []
         for c in range(N_BYTES):
-            per_before = []
+            table = array(WORD, [0]) * ((k + 1) * BYTE_VALUES)
             for before in range(k + 1):
-                row = []
                 for value in range(BYTE_VALUES):
                     rank, seen = 0, before
                     for b in range(BYTE):
@@ -83,17 +100,17 @@ class CombCoord(object):
                             seen += 1
                             if seen <= k:
                                 rank += binomial(order[slot], seen)
-                    row.append((rank, min(seen, k) - before))
-                per_before.append(tuple(row))
-            self.tables.append(tuple(per_before))
+                    table[before * BYTE_VALUES + value] = rank << SEEN_BITS | (min(seen, k) - before)
+            self.tables.append(table)
         self._unrank = None
 
     def rank(self, mask):
         t0, t1, t2 = self.tables
-        r0, n0 = t0[0][mask & 0xFF]
-        r1, n1 = t1[n0][(mask >> 8) & 0xFF]
-        r2, _ = t2[n0 + n1][mask >> 16]
-        return r0 + r1 + r2
+        v0 = t0[mask & 0xFF]
+        v1 = t1[(v0 & SEEN_MASK) << 8 | (mask >> 8) & 0xFF]
+        # the counts add up to at most k < 16: no carry out of the low bits
+        v2 = t2[((v0 + v1) & SEEN_MASK) << 8 | mask >> 16]
+        return (v0 + v1 + v2) >> SEEN_BITS
 
     def unrank(self, rank):
         """The mask (bits only on self.slots) of a rank."""
@@ -102,7 +119,6 @@ class CombCoord(object):
         return self._unrank[rank]
 
     def _unrank_table(self):
-        from array import array
         from itertools import combinations
         table = array("L", [0]) * self.size
         for combo in combinations(self.slots, self.k):

@@ -15,9 +15,9 @@ Facelet sets (indices into the 96-character state, face*16 + row*4 + col):
   EDGE_OF  EDGE_OF[s] the edge (0..11, cubies.EDGE_NAMES order) of slot s
 """
 
-from ..cubies import EDGE_NAMES, corner_facelets
-from ..facelets import FACES, OPPOSITE, face_index, relabel, solved
-from ..moves import Move, apply, parse, permutation
+from cubebot.solver.cubies import corner_facelets, edge_wings
+from cubebot.solver.facelets import FACES, OPPOSITE, face_index, relabel, solved
+from cubebot.solver.moves import Move, apply, parse, permutation
 
 N = 4
 N_FACELETS = 6 * N * N
@@ -33,31 +33,11 @@ def _centres():
     return tuple(face_index(f, r, c, N) for f in FACES for r in (1, 2) for c in (1, 2))
 
 
-def _edge_facelet_pairs():
-    """(face, row, col) pairs of both wings of each edge, in EDGE_NAMES order."""
-    last = N - 1
-    spots = {
-        "UR": [(("U", r, last), ("R", 0, last - r)) for r in (1, 2)],
-        "UF": [(("U", last, c), ("F", 0, c)) for c in (1, 2)],
-        "UL": [(("U", r, 0), ("L", 0, r)) for r in (1, 2)],
-        "UB": [(("U", 0, c), ("B", 0, last - c)) for c in (1, 2)],
-        "DR": [(("D", r, last), ("R", last, r)) for r in (1, 2)],
-        "DF": [(("D", 0, c), ("F", last, c)) for c in (1, 2)],
-        "DL": [(("D", r, 0), ("L", last, last - r)) for r in (1, 2)],
-        "DB": [(("D", last, c), ("B", last, last - c)) for c in (1, 2)],
-        "FR": [(("F", r, last), ("R", r, 0)) for r in (1, 2)],
-        "FL": [(("F", r, 0), ("L", r, last)) for r in (1, 2)],
-        "BL": [(("B", r, last), ("L", r, 0)) for r in (1, 2)],
-        "BR": [(("B", r, 0), ("R", r, last)) for r in (1, 2)],
-    }
-    return [spots[name] for name in EDGE_NAMES]
-
-
 def _wings():
     slots, edge_of = [], []
-    for e, pair in enumerate(_edge_facelet_pairs()):
-        for a, b in pair:
-            slots.append((face_index(a[0], a[1], a[2], N), face_index(b[0], b[1], b[2], N)))
+    for e, pairs in enumerate(edge_wings(N)):
+        for pair in pairs:
+            slots.append(pair)
             edge_of.append(e)
     return tuple(slots), tuple(edge_of)
 

@@ -1,29 +1,30 @@
-"""The two wing orbits of phase 3 and the moves of phases 2 and 3.
+"""The two wing orbits of the slice and pairs stages and the moves of the wings stage and after.
 
-Phase-3 moves (PHASE3_MOVES, 20): U, D, F, B (any turn), R2, L2 and the six
-wide half turns. They split the 24 wing slots into two orbits of 12,
+Orbit moves (PHASE3_MOVES, 20; the name is historical): U, D, F, B (any
+turn), R2, L2 and the six wide half turns, the moves of the slice stage.
+They split the 24 wing slots into two orbits of 12,
 ORBIT_A and ORBIT_B, with one slot of each edge in each (computed here, and
-checked): a wing in an A slot stays in A slots. So an edge can be paired in
-phase 3 only if one of its wings is in an A slot and the other in a B slot;
-phase 2 brings the cube there ("wing orientation"). Every phase-3 move is
-an even permutation of the wings, so phase 2 also makes the wing
+checked): a wing in an A slot stays in A slots. So an edge can be paired by
+the slice and pairs stages only if one of its wings is in an A slot and the other in a B slot;
+the wings stage brings the cube there ("wing orientation"). Every orbit move
+is an even permutation of the wings, so the wings stage also makes the wing
 permutation even (no OLL parity).
 
-Pairs-stage moves (PAIR_MOVES, 16): the phase-3 moves less the quarter
+Pairs-stage moves (PAIR_MOVES, 16): the orbit moves less the quarter
 turns of F and B. They also keep the E-slice wing slots (of the edges FR,
 FL, BL, BR: SLICE_EDGES) among themselves: E_A and E_B are the indices in
 ORBIT_A / ORBIT_B of those slots, UD_A the other eight A indices.
 
-A cube in the phase-3 group is followed as an orbit state (OrbitMover):
+A cube in the orbit group (PHASE3_MOVES) is followed as an orbit state:
 (centre masks, a, b, corner parity) with a[e] / b[e] the index in ORBIT_A /
 ORBIT_B of the slot of edge e's A / B wing (its wing in that orbit).
 """
 
-from ..cubies import EDGE_NAMES
-from ..errors import UnsolvableCube
-from ..moves import Move
-from .masks import MaskMover
-from .model import EDGE_MOVES, N_WINGS, wing_map
+from cubebot.solver.cubies import EDGE_NAMES
+from cubebot.solver.errors import UnsolvableCube
+from cubebot.solver.moves import Move
+from cubebot.solver.solve4.masks import MaskMover
+from cubebot.solver.solve4.model import EDGE_MOVES, N_WINGS, wing_map
 
 HALF = 2
 QUARTER_TURNS = (1, 2, 3)
@@ -101,7 +102,7 @@ def corner_flips(moves):
 
 
 class OrbitMover(object):
-    """Follows a cube in the phase-3 group as an orbit state (see the module docstring)."""
+    """Follows a cube in the orbit group (PHASE3_MOVES) as an orbit state (see the module docstring)."""
 
     def __init__(self, moves=PHASE3_MOVES):
         self.moves = list(moves)

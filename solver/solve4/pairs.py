@@ -47,13 +47,13 @@ are found by a tiny search at start-up and ranked 0..11.
 
 from math import factorial
 
-from ..coords import binomial, perm_rank, perm_unrank
-from ..errors import TableError
-from ..tables import write_words
-from .centres import FACE_SLOTS, PER_AXIS, PER_FACE, CentreStage
-from .masks import MaskMover, mask_of_slots
-from .model import permutation_parity
-from .orbits import E_A, ORBIT_A, PAIR_MOVES, UD_A, corner_flips, orbit_maps, partner
+from cubebot.solver.coords import binomial, perm_rank, perm_unrank
+from cubebot.solver.errors import TableError
+from cubebot.solver.tables import write_words
+from cubebot.solver.solve4.centres import FACE_SLOTS, PER_AXIS, PER_FACE, CentreStage
+from cubebot.solver.solve4.masks import MaskMover, mask_of_slots
+from cubebot.solver.solve4.model import permutation_parity
+from cubebot.solver.solve4.orbits import E_A, ORBIT_A, PAIR_MOVES, UD_A, corner_flips, orbit_maps, partner
 
 PAIR_MOVE_TABLE = "4x4-pairs-moves"
 N_MOVES = len(PAIR_MOVES)                      # 16

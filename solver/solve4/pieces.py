@@ -16,11 +16,11 @@ has one orientation per slot, so the pair of colours a slot shows names
 the piece: `wing_positions` returns pos[w] = the slot of piece w.
 """
 
-from ..cubies import from_facelets, parity
-from ..errors import InvalidCube
-from ..facelets import FACES, OPPOSITE, check_counts, relabel, solved
-from ..moves import permutation
-from .model import CENTRES, CORNERS, GENERATORS, N, N_WINGS, WINGS
+from cubebot.solver.cubies import from_facelets, parity
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import FACES, OPPOSITE, check_counts, relabel, solved
+from cubebot.solver.moves import permutation
+from cubebot.solver.solve4.model import CENTRES, CORNERS, GENERATORS, N, N_WINGS, WINGS
 
 CORNER_SIZE = 2                 # corners are checked as a 2x2x2
 CENTRES_PER_COLOUR = 4
@@ -126,7 +126,7 @@ def label(state):
 
 
 def _corner_facelets2():
-    from ..cubies import corner_facelets
+    from cubebot.solver.cubies import corner_facelets
     return corner_facelets(CORNER_SIZE)
 
 

@@ -1,24 +1,29 @@
 """The reduction pipeline: check and label, centres, wings, slice, pairs, 3x3x3.
 
-Reducer(directory).solve(state, budget) -> solve4.Result. Tables are opened
+Reducer(directory).solve(state, budget) -> Result (candidates, moves per stage, nodes). Tables are opened
 (mmap) when a Reducer is made and read one entry at a time.
 """
 
-from .. import solve3, store
-from ..cubies import corner_facelets, from_facelets, parity
-from ..errors import TableError
-from ..facelets import is_solved, solved
-from ..moves import apply, count, permutation, simplify
-from ..search import Stats, first_solution, ida_star
-from . import STAGES, Result
-from .centres import LRStage, UDStage
-from .finish import to_3x3
-from .model import CORNERS, N, Turned, centre_colours, to_physical
-from .orbits import PHASE3_MOVES, OrbitMover
-from .pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
-from .phase2 import CentreOrbitStage, EOStage, WingStage
-from .pieces import label, wing_parity, wing_positions
-from .slice import CentresForPairs, SliceSearch, SliceTable
+from collections import namedtuple
+
+from cubebot.solver import solve3, store
+from cubebot.solver.cubies import corner_facelets, from_facelets, parity
+from cubebot.solver.errors import TableError
+from cubebot.solver.facelets import is_solved, solved
+from cubebot.solver.moves import apply, count, permutation, simplify
+from cubebot.solver.search import Stats, first_solution, ida_star
+from cubebot.solver.solve4.centres import CentreStage, LRStage, UDStage
+from cubebot.solver.solve4.finish import to_3x3
+from cubebot.solver.solve4.model import CORNERS, N, Turned, centre_colours, to_physical
+from cubebot.solver.solve4.orbits import PHASE3_MOVES, OrbitMover
+from cubebot.solver.solve4.pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
+from cubebot.solver.solve4.wings import CentreOrbitStage, EOStage, WingStage
+from cubebot.solver.solve4.pieces import label, wing_parity, wing_positions
+from cubebot.solver.solve4.slice import CentresForPairs, SliceSearch, SliceTable
+
+STAGES = ("centres-lr", "centres-ud", "wings", "slice", "pairs", "3x3x3")
+
+Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
 DIRECT_DEPTH = 3               # cubes this close to solved are solved directly, optimally
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
@@ -31,7 +36,6 @@ PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs search af
 MORE_SOLUTION_NODES = 200000   # nodes spent looking for more solutions after the first
 SLICE_NODES = 500000           # nodes (a few s here) for each frame's slice search at first
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
-FINISH_BUDGET_S = 1.0          # default seconds for the 3x3x3 finish (solve3's budget search)
 CORNER_SIZE = 2
 SLICE_ROTATION = "x"           # the other frame the slice and pairs stages are tried in
 
@@ -49,23 +53,59 @@ class Reducer(object):
     """The 4x4x4 solver with its tables open."""
 
     def __init__(self, directory=None):
+        self.directory = directory
         self.lr, self.ud = LRStage(), UDStage()
-        self.lr_table = store.open_dense(self.lr.table, directory)
-        self.ud_table = store.open_dense(self.ud.table, directory)
-        self.wings = WingStage(store.open_dense(EOStage.table, directory),
-                               store.open_dense(CentreOrbitStage.table, directory))
         self.orbit = OrbitMover(PHASE3_MOVES)
-        # as is, and turned by x: the phase-3 moves are the same set there (the orbits swap)
+        # as is, and turned by x: the orbit moves are the same set there (the orbits swap)
         self.frames = (None, Turned(SLICE_ROTATION))
-        centre_stage = self.wings.centres.cs
-        self.slice = SliceSearch(store.open_dense(SliceTable.table, directory),
-                                 store.open_dense(CentresForPairs.table, directory), centre_stage,
-                                 self.orbit)
-        self.pairs = PairsSearch(store.open_words(PAIR_MOVE_TABLE, directory),
-                                 store.open_dense(PairsTable.table, directory),
-                                 store.open_dense(PairsCentresTable.table, directory),
-                                 store.open_dense(PairsUDTable.table, directory), centre_stage)
+        self.centre_stage = CentreStage()
         self.stats = Stats()
+        self._groups = {}            # table group -> (objects, open tables)
+
+    # Tables are mapped per group, on first use, and unmapped by release(): the
+    # pages of a table read at random end up resident, so a stage's tables are
+    # let go when the solve moves on (the slice table alone is 5 MB).
+    def _group(self, name):
+        group = self._groups.get(name)
+        if group is None:
+            group = self._groups[name] = getattr(self, "_open_" + name)()
+        return group[0]
+
+    def _open_centres(self):
+        lr = store.open_dense(self.lr.table, self.directory)
+        ud = store.open_dense(self.ud.table, self.directory)
+        return (lr, ud), (lr, ud)
+
+    def _open_wings(self):
+        eo = store.open_dense(EOStage.table, self.directory)
+        co = store.open_dense(CentreOrbitStage.table, self.directory)
+        return WingStage(eo, co), (eo, co)
+
+    def _open_slice(self):
+        st = store.open_dense(SliceTable.table, self.directory)
+        ct = store.open_dense(CentresForPairs.table, self.directory)
+        return SliceSearch(st, ct, self.centre_stage, self.orbit), (st, ct)
+
+    def _open_pairs(self):
+        tables = (store.open_words(PAIR_MOVE_TABLE, self.directory),
+                  store.open_dense(PairsTable.table, self.directory),
+                  store.open_dense(PairsCentresTable.table, self.directory),
+                  store.open_dense(PairsUDTable.table, self.directory))
+        return PairsSearch(*(tables + (self.centre_stage,))), tables
+
+    lr_table = property(lambda self: self._group("centres")[0], doc="4x4-centres-lr (mapped)")
+    ud_table = property(lambda self: self._group("centres")[1], doc="4x4-centres-ud (mapped)")
+    wings = property(lambda self: self._group("wings"), doc="the wing stage (wings.WingStage)")
+    slice = property(lambda self: self._group("slice"), doc="the slice search (slice.SliceSearch)")
+    pairs = property(lambda self: self._group("pairs"), doc="the pairs search (pairs.PairsSearch)")
+
+    def release(self, *names):
+        """Unmap the tables of the named groups (default: all); they reopen on use."""
+        for name in names or sorted(self._groups):
+            group = self._groups.pop(name, None)
+            if group is not None:
+                for table in group[1]:
+                    table.close()
 
     def _exact(self, stage, table, start, max_solutions=1):
         """Up to max_solutions shortest stage solutions (the table is exact, so
@@ -171,30 +211,40 @@ class Reducer(object):
                              "tables build`".format(type(stage).__name__, MAX_STAGE_COST))
         return found
 
-    def _slice_and_pairs(self, state, max_nodes=None):
-        """The slice and pairs stages: the shortest slice solutions (up to
-        MAX_SLICE_CHOICES), in the order of their pairs-stage lower bounds, are
-        each followed by a pairs search, each later one only for a shorter pairs
-        solution than the best so far and for at most PAIRS_TRY_NODES nodes.
-        None if the slice search found nothing within max_nodes nodes."""
-        sl, pairs = self.slice, self.pairs
+    def _slices(self, state, max_nodes=None):
+        """The shortest slice solutions (up to MAX_SLICE_CHOICES), each with the
+        orbit state after it; [] if none is found within max_nodes nodes."""
+        sl = self.slice
+        return [(m, self.orbit.follow(state, m))
+                for m in self._search(sl, sl.start(state), MAX_SLICE_CHOICES, max_nodes=max_nodes)]
+
+    def _pairs_after(self, slices):
+        """The pairs stage after the slice solutions: in the order of their
+        pairs-stage lower bounds each is followed by a pairs search, each later
+        one only for a shorter pairs solution than the best so far and for at
+        most PAIRS_TRY_NODES nodes. (m_slice, m_pairs)."""
+        pairs = self.pairs
         tries = []
-        for m in self._search(sl, sl.start(state), MAX_SLICE_CHOICES, max_nodes=max_nodes):
-            after = pairs.start(self.orbit.follow(state, m))
-            tries.append((pairs.heuristic(after), len(tries), m, after))
-        if not tries:
-            return None
+        for m, after in slices:
+            start = pairs.start(after)
+            tries.append((pairs.heuristic(start), len(tries), m, start))
         tries.sort(key=lambda t: t[:2])
         best = None
-        for _, _, m, after in tries[:MAX_PAIRS_TRIED]:
+        for _, _, m, start in tries[:MAX_PAIRS_TRIED]:
             if best is None:
-                found = self._search(pairs, after)
+                found = self._search(pairs, start)
             else:
-                found = self._search(pairs, after, max_cost=len(best[1]) - 1,
+                found = self._search(pairs, start, max_cost=len(best[1]) - 1,
                                      max_nodes=PAIRS_TRY_NODES)
             if found:
                 best = (m, found[0])
         return best
+
+    def _slice_and_pairs(self, state, max_nodes=None):
+        """The slice and pairs stages in one frame; None if the slice search found
+        nothing within max_nodes nodes."""
+        slices = self._slices(state, max_nodes)
+        return self._pairs_after(slices) if slices else None
 
     def _slice_and_pairs_both_ways(self, cube):
         """The slice and pairs stages as they are and on the F/B axis (the cube seen
@@ -202,21 +252,24 @@ class Reducer(object):
 
         Each frame's slice search gets SLICE_NODES nodes; if neither finds a
         solution within them, the frame with the smaller slice bound is searched
-        to the end."""
+        to the end. Every slice search runs before the pairs searches, so the
+        slice tables are unmapped before the pairs tables are read."""
         starts = []
         for turned in self.frames:
             seen = cube if turned is None else turned.seen(cube)
-            state = self.orbit.start(self.slice.cs.start(centre_colours(seen)),
+            state = self.orbit.start(self.centre_stage.start(centre_colours(seen)),
                                      wing_positions(seen), corner_parity(seen))
             starts.append((self.slice.heuristic(self.slice.start(state)), len(starts), turned, state))
-        best = None
-        for _, _, turned, state in starts:
-            found = self._slice_and_pairs(state, SLICE_NODES)
-            if found is not None:
-                best = self._shorter(best, found, turned)
-        if best is None:
+        found = [(turned, self._slices(state, SLICE_NODES)) for _, _, turned, state in starts]
+        found = [(turned, slices) for turned, slices in found if slices]
+        if not found:
             _, _, turned, state = min(starts, key=lambda s: s[:2])
-            best = self._shorter(None, self._slice_and_pairs(state), turned)
+            found = [(turned, self._slices(state))]
+        self.release("slice")
+        best = None
+        for turned, slices in found:
+            best = self._shorter(best, self._pairs_after(slices), turned)
+        self.release("pairs")
         return best
 
     @staticmethod
@@ -230,6 +283,13 @@ class Reducer(object):
         return best
 
     def solve(self, state, budget=None):
+        """Result(candidates, stages, nodes); every table is unmapped on return."""
+        try:
+            return self._solve(state, budget)
+        finally:
+            self.release()
+
+    def _solve(self, state, budget):
         lettered, _ = label(state)
         direct = self._direct(lettered)
         if direct is not None:
@@ -239,6 +299,7 @@ class Reducer(object):
             return Result([moves], stage_moves, 0)
         cube = lettered
         m_lr, m_ud, m_eo, cube = self._centres_and_wings(cube)
+        self.release("centres", "wings")
         self.stats = Stats()
         m_slice, m_pairs = self._slice_and_pairs_both_ways(cube)
         cube = apply(cube, m_slice + m_pairs, N)
@@ -246,7 +307,8 @@ class Reducer(object):
 
         reduction = [mv for part in parts for mv in part]
         candidates = []
-        finishes = solve3.solve(to_3x3(cube), budget=FINISH_BUDGET_S if budget is None else budget)
+        # every view of the 3x3x3 (or those a budget allows), in this process
+        finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False)
         for finish in finishes:
             moves, _ = to_physical(reduction + list(finish))
             candidates.append(simplify(moves))

@@ -1,6 +1,6 @@
 """The slice stage (Tsai's step 3): four edges into the E slice, centres made ready.
 
-Runs in the phase-3 group (orbits.PHASE3_MOVES, 20 moves) after the wing
+Runs in the orbit group (PHASE3_MOVES) (orbits.PHASE3_MOVES, 20 moves) after the wing
 stage, and hands the pairs stage (pairs.py) a cube it can finish:
   - four edges (any four: the stage picks them) have both wings in the E
     slice, arranged so that the pairs moves can pair them: their pairing
@@ -18,7 +18,7 @@ moves from a goal. Table 4x4-slice (4 bits, exact), built with per-move
 tables of the set ranks and the digit tuples.
 
 Table 4x4-centres-p4 (CentresForPairs): the distance of every centre
-configuration (centres.CentreStage coordinate, 343,000) under the phase-3
+configuration (centres.CentreStage coordinate, 343,000) under the orbit
 moves to the ones the pairs moves can solve, which the shared builder finds
 from the solved centres.
 
@@ -30,11 +30,11 @@ cubes this took the stage from 7.2 moves (one set) to 5.75.
 
 from itertools import combinations, permutations
 
-from ..coords import binomial
-from ..tables import UNREACHED, bfs
-from .centres import CentreStage
-from .masks import MaskMover
-from .orbits import E_A, N_ORBIT, PAIR_MOVES, PHASE3_MOVES, OrbitMover, orbit_maps, partner
+from cubebot.solver.coords import binomial
+from cubebot.solver.tables import UNREACHED, bfs
+from cubebot.solver.solve4.centres import CentreStage
+from cubebot.solver.solve4.masks import MaskMover
+from cubebot.solver.solve4.orbits import E_A, N_ORBIT, PAIR_MOVES, PHASE3_MOVES, OrbitMover, orbit_maps, partner
 
 SLICE_SIZE = len(E_A)                          # four edges in the slice
 N_SETS = binomial(N_ORBIT, SLICE_SIZE)        # C(12, 4) = 495 sets of A indices

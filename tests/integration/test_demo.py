@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from robot.cli import main
-from robot.pipeline import run_job
-from robot.sim.factory import make_sim_robot
+from cubebot.robot.cli.main import main
+from cubebot.robot.job.pipeline import run_job
+from cubebot.robot.job.robots import make_sim_robot
 
 SEEDS = range(12)
 
@@ -74,7 +74,7 @@ def test_demo_text_shows_net_solution_counts_and_times(capsys):
     assert "flip" in out and "twist" in out and "rotate" in out
     assert "scan" in out and "compute" in out and "turning" in out
     assert "\x1b[" not in out                   # not a terminal: plain letters
-    assert out.strip().endswith("solved")
+    assert out.strip().splitlines()[-2:] == ["solved", "seed 1 (run this cube again with --seed 1)"]
 
 
 def test_bad_config_fails_before_any_motor_moves(capsys, tmp_path):

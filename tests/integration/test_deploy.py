@@ -19,13 +19,13 @@ import sys
 
 import pytest
 
-from solver import store
+from cubebot.solver import store
 
 from .sshd_server import SSHD, SshServer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UNIT = os.path.join(ROOT, "systemd", "cubebot.service")
-DEPLOYED = ["robot", "solver", "systemd", "deploy", "setup.py", "deploy.sh"]
+DEPLOYED = ["cubebot", "robot", "solver", "systemd", "deploy", "setup.py", "deploy.sh", "tables/__init__.py"]
 TABLE_SIZES = {"alpha.bin": 150000, "beta.bin": 4096}
 DIAG_FAULTS = 3          # deploy.sh's exit code when diag ran and reported faults
 SEED = 5
@@ -54,7 +54,7 @@ def write_tables(tables_dir, seed=SEED):
 
 def has_diag():
     """Whether this checkout's cubebot has the `diag` command yet."""
-    return subprocess.run([sys.executable, "-m", "robot.cli", "diag", "--help"], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "cubebot", "diag", "--help"], cwd=ROOT,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
 
 
@@ -68,6 +68,7 @@ def source(tmp_path):
         if os.path.isdir(path):
             shutil.copytree(path, str(src / name), ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.bin"))
         else:
+            os.makedirs(os.path.dirname(str(src / name)), exist_ok=True)
             shutil.copy2(path, str(src / name))
     write_tables(str(src / "tables"))
     return src
@@ -107,7 +108,7 @@ def assert_arrived(source, home):
         path = app / "tables" / entry["file"]
         assert path.stat().st_size == entry["size"]
         assert sha256(str(path)) == entry["sha256"]
-    for rel in ["robot/cli.py", "solver/moves.py", "systemd/cubebot.service", "deploy/brick.sh", "setup.py"]:
+    for rel in ["robot/cli/main.py", "solver/moves.py", "systemd/cubebot.service", "deploy/brick.sh", "setup.py"]:
         assert sha256(str(app / rel)) == sha256(str(source / rel)), rel
     assert not (home / "cubebot.new").exists()
     launcher = home / "bin" / "cubebot"
@@ -194,7 +195,7 @@ def test_service_step_installs_enables_and_restarts_the_unit(sshd, source, tmp_p
     assert "User={}\n".format(getpass.getuser()) in unit
     assert "WorkingDirectory={}/cubebot\n".format(home) in unit
     assert "Environment=PYTHONPATH={}/cubebot\n".format(home) in unit
-    assert "ExecStart=/usr/bin/brickrun -r -- {} -m robot.cli run\n".format(sys.executable) in unit
+    assert "ExecStart=/usr/bin/brickrun -r -- {} -m cubebot run\n".format(sys.executable) in unit
     assert "/home/robot" not in unit
     if os.path.exists(SYSTEMD_ANALYZE):
         assert systemd_analyze_verify(unit, tmp_path) == (0, "")
@@ -258,7 +259,7 @@ def test_dry_run_prints_every_step_and_does_nothing(source, tmp_path):
     assert "DRY RUN" in out
     for number in range(1, 6):
         assert "== {}/5 ".format(number) in out
-    for command in ["-m robot.cli tables build", "sh -s -- probe", "tar -C", "-czf -", "brick.sh activate",
+    for command in ["-m cubebot tables build", "sh -s -- probe", "tar -C", "-czf -", "brick.sh activate",
                     "brick.sh deps", "brick.sh service stop", "brick.sh diag", "brick.sh service start",
                     "BatchMode=yes", "nobody@host.invalid"]:
         assert command in out, command
@@ -297,7 +298,7 @@ def test_unit_runs_the_app_through_brickrun_as_robot():
     exec_start = service["ExecStart"].split()
     assert exec_start[0] == "/usr/bin/brickrun"
     assert exec_start[1:3] == ["-r", "--"]          # output to the journal; the app's own args follow --
-    assert exec_start[-3:] == ["-m", "robot.cli", "run"]
+    assert exec_start[-3:] == ["-m", "cubebot", "run"]
     assert all(os.path.isabs(word) for word in exec_start if "/" in word)
     assert os.path.isabs(service["WorkingDirectory"])
     assert "console-runner@tty5.service" in unit["Unit"]["After"]

@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from solver.facelets import is_solved
-from solver.moves import apply
+from cubebot.solver.facelets import is_solved
+from cubebot.solver.moves import apply
 
-from robot.link.ptypair import PtyBridge
+from cubebot.robot.link.ptypair import PtyBridge
 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -20,7 +20,7 @@ PROC_TIMEOUT_S = 120
 
 
 def cubebot(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "robot.cli"] + list(args), cwd=ROOT, stdout=subprocess.PIPE,
+    return subprocess.run([sys.executable, "-m", "cubebot"] + list(args), cwd=ROOT, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=PROC_TIMEOUT_S, **kwargs)
 
 
@@ -29,7 +29,7 @@ def served(tmp_path):
     """A pty pair with `cubebot serve --sim` on the robot end; yields the laptop end."""
     bridge = PtyBridge(tmp_path)
     command = ["serve", "--port", bridge.robot, "--sim"]
-    proc = subprocess.Popen([sys.executable, "-m", "robot.cli"] + command, cwd=ROOT, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "cubebot"] + command, cwd=ROOT, stderr=subprocess.PIPE,
                             universal_newlines=True)
     try:
         for _ in range(100):
@@ -88,7 +88,7 @@ def test_remote_exit_codes_and_one_line_errors(served, tmp_path):
 
 def test_serve_waits_for_a_missing_device_and_stops_on_sigterm(tmp_path):
     device = str(tmp_path / "rfcomm0")
-    proc = subprocess.Popen([sys.executable, "-m", "robot.cli", "serve", "--port", device, "--sim"], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "cubebot", "serve", "--port", device, "--sim"], cwd=ROOT,
                             stderr=subprocess.PIPE, universal_newlines=True)
     try:
         first = proc.stderr.readline()
@@ -106,4 +106,4 @@ def test_serve_waits_for_a_missing_device_and_stops_on_sigterm(tmp_path):
 
 def test_serve_rejects_bad_options_in_one_line(tmp_path):
     out = cubebot("serve", "--port", str(tmp_path / "x"), "--sim", "--size", "5")
-    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--size 5" in out.stderr
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--size: 5 is not a size" in out.stderr

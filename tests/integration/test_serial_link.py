@@ -7,13 +7,13 @@ import time
 import pytest
 import serial
 
-from robot.commands.serve import link_server, sim_service
-from robot.errors import LinkError, RemoteError
-from robot.link.client import LinkClient
-from solver.facelets import is_solved
-from solver.moves import apply
+from cubebot.robot.cli.serve import link_server, sim_service
+from cubebot.robot.errors import LinkError, RemoteError
+from cubebot.robot.link.client import LinkClient
+from cubebot.solver.facelets import is_solved
+from cubebot.solver.moves import apply
 
-from robot.link.ptypair import PtyBridge
+from cubebot.robot.link.ptypair import PtyBridge
 
 
 EVENT_WAIT_S = 30.0          # generous bound for one event: a hang fails, never blocks CI
@@ -261,8 +261,8 @@ def test_watch_redraws_in_place_and_starts_a_run_with_a_key(server, bridge):
     import argparse
     import io
 
-    from robot.commands.remote import _Out, _client
-    from robot.link.watcher import watch
+    from cubebot.robot.cli.remote import _Out, _client
+    from cubebot.robot.ui.watcher import watch
     args = argparse.Namespace(port=bridge.laptop, baud=None, timeout=10.0, json=False, once=True, scale=2)
     screen = io.StringIO()
     keys = io.StringIO("r\n")

@@ -11,14 +11,12 @@ import time
 
 import pytest
 
-from robot.cli import main
-from robot.errors import MotorStalled
-from solver.facelets import is_solved
-from solver.moves import apply
+from cubebot.robot.cli.main import main
+from cubebot.robot.errors import MotorStalled
+from cubebot.solver.facelets import is_solved
+from cubebot.solver.moves import apply
 
 pytest.importorskip("ev3dev2")
-pytest.importorskip("solver.api")
-pytest.importorskip("robot.colors")
 
 
 def _demo(capsys, *args):
@@ -47,8 +45,8 @@ def test_screenshots_of_a_virtual_brick_run(capsys, tmp_path):
 
 
 def test_stuck_turntable_is_a_clear_error_and_the_robot_is_left_safe():
-    from robot.pipeline import run_job
-    from robot.virtual_brick.robot import open_virtual_robot
+    from cubebot.robot.job.pipeline import run_job
+    from cubebot.robot.job.robots import open_virtual_robot
     with open_virtual_robot(3, 2, fault="stuck-table") as vr:
         with pytest.raises(MotorStalled) as info:
             run_job(vr.robot, 3)
@@ -69,13 +67,13 @@ class _Buttons(object):
 
 
 def test_the_app_on_the_virtual_brick_solves_at_enter_and_aborts_at_backspace(tmp_path):
-    from robot.app import App, Settings
-    from robot.backends import open_backend, scrambled
-    from robot.config import Config
-    from robot.ev3.devices import RealClock
-    from robot.mechanism import Mechanism
-    from robot.pipeline import Robot
-    from robot.service import RobotService
+    from cubebot.robot.ui.app import App, Settings
+    from cubebot.robot.job.robots import open_backend, scrambled
+    from cubebot.robot.machine.config import Config
+    from cubebot.robot.hw.ev3.devices import RealClock
+    from cubebot.robot.machine.mechanism import Mechanism
+    from cubebot.robot.job.pipeline import Robot
+    from cubebot.robot.job.service import RobotService
     config = Config()
     with open_backend("virtual-brick", config) as opened:
         hw = opened.hw

@@ -2,9 +2,9 @@
 
 import random
 
-from robot.sim.sensor_model import SensorModel
-from solver.facelets import solved
-from solver.moves import apply, face_turns
+from cubebot.robot.hw.sim.sensor_model import SensorModel
+from cubebot.solver.facelets import solved
+from cubebot.solver.moves import apply, face_turns
 
 
 def random_state(rng, n, length=40):

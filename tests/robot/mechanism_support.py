@@ -1,8 +1,8 @@
 """Shared check for mechanism tests: random flips, table turns and held turns
 must move the world's cube exactly as the equivalent cube-frame moves do."""
 
-from robot import orientation
-from solver.moves import Move, apply
+from cubebot.robot.machine import orientation
+from cubebot.solver.moves import Move, apply
 
 
 def check_random_actions(mech, world, start, n, rng, steps):

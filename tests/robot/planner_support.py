@@ -2,14 +2,14 @@
 
 import random
 
-from robot import orientation
-from robot.config import Config
-from robot.timing import TimeModel
-from solver.moves import Move, apply
+from cubebot.robot.machine import orientation
+from cubebot.robot.machine.config import Config
+from cubebot.robot.machine.timing import TimeModel
+from cubebot.solver.moves import Move, apply
 
 
 def time_model(**overrides):
-    """The time model of the MINDCUB3R defaults (robot.config), with overrides."""
+    """The time model of the MINDCUB3R defaults (cubebot.robot.machine.config), with overrides."""
     return TimeModel.from_config(Config(**overrides))
 
 

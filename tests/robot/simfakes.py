@@ -3,10 +3,10 @@ robot's own layers (the real ones are exercised in tests/integration)."""
 
 from collections import namedtuple
 
-from robot.errors import ScanUnresolved
-from robot.sim.ideal_sensor import REFERENCE_RGB
-from robot.sim.world import FACE_COLOURS
-from solver.moves import invert
+from cubebot.robot.errors import ScanUnresolved
+from cubebot.robot.hw.sim.ideal_sensor import REFERENCE_RGB
+from cubebot.robot.hw.sim.world import FACE_COLOURS
+from cubebot.solver.moves import invert
 
 Resolution = namedtuple("Resolution", ["state"])
 Solution = namedtuple("Solution", ["moves", "length", "metric", "seconds", "candidates"])
@@ -51,7 +51,7 @@ class JunkOnCalls(object):
     JUNK = (400, 20, 400)
 
     def __init__(self, calls):
-        from robot.sim.ideal_sensor import IdealSensorModel
+        from cubebot.robot.hw.sim.ideal_sensor import IdealSensorModel
         self.ideal = IdealSensorModel()
         self.calls = set(calls)
         self.count = 0
@@ -71,7 +71,7 @@ def median_resolve(tolerance):
     """A resolve() on each facelet's per-channel median: the nearest face letter, or
     ScanUnresolved naming the facelets whose median is farther than `tolerance`
     (raw counts, per channel) from every reference; records the doubts it raised."""
-    from robot.colorspace import combine
+    from cubebot.robot.colour.space import combine
 
     def resolve(readings, n):
         letters, doubtful = [], []

@@ -2,7 +2,7 @@
 
 import pytest
 
-from robot import cli
+from cubebot.robot.cli import main as cli
 
 
 def test_every_command_module_registers_a_runner():

@@ -1,17 +1,17 @@
-"""robot.colors.resolve: synthetic scans through the sensor model resolve to the right cube,
+"""cubebot.robot.colour.resolve.resolve: synthetic scans through the sensor model resolve to the right cube,
 and a wrong reading is corrected or reported, never returned silently."""
 
 import random
 
 import pytest
 
-from robot.colors import resolve
-from robot.errors import ScanUnresolved
-from robot.colorscheme import EV3_TYPICAL_RAW, STANDARD_SCHEME
-from robot.sim.sensor_model import SensorModel, rescan
-from solver.cubies import from_facelets
-from solver.facelets import check_counts, solved
-from solver.moves import apply
+from cubebot.robot.colour.resolve import resolve
+from cubebot.robot.errors import ScanUnresolved
+from cubebot.robot.colour.scheme import EV3_TYPICAL_RAW, STANDARD_SCHEME
+from cubebot.robot.hw.sim.sensor_model import SensorModel, rescan
+from cubebot.solver.cubies import from_facelets
+from cubebot.solver.facelets import check_counts, solved
+from cubebot.solver.moves import apply
 
 from .colors_support import random_state, same_cube, scan_of
 
@@ -235,8 +235,8 @@ def test_several_samples_outvote_a_wild_one():
 
 
 def test_with_a_calibration_profile():
-    from robot.colorprofile import make_profile
-    from robot.sim.sensor_model import SensorModel
+    from cubebot.robot.colour.calibration import make_profile
+    from cubebot.robot.hw.sim.sensor_model import SensorModel
     model = SensorModel(random.Random(11), "moderate")
     profile = make_profile(model.scan(solved(3), 3, 3), 3)
     model.new_scene()
@@ -245,7 +245,7 @@ def test_with_a_calibration_profile():
 
 
 def test_bad_readings_shape():
-    from robot.scanfile import MalformedScan
+    from cubebot.robot.colour.scanfile import MalformedScan
     with pytest.raises(MalformedScan):
         resolve([[(1, 2, 3)]] * 53, 3)
     with pytest.raises(MalformedScan):
@@ -297,11 +297,11 @@ def test_two_junk_readings_are_read_again():
 
 def test_a_facelet_read_again_weighs_more():
     # Five samples of a facelet are five times the evidence of one: its costs
-    # (robot.rawmodel) scale with its sample count over the scan's usual count.
-    from robot.colorprofile import default_profile
-    from robot.colors import sample_weights
-    from robot.colorspace import combine
-    from robot.rawmodel import RawModel
+    # (cubebot.robot.colour.rawmodel) scale with its sample count over the scan's usual count.
+    from cubebot.robot.colour.profile import default_profile
+    from cubebot.robot.colour.resolve import sample_weights
+    from cubebot.robot.colour.space import combine
+    from cubebot.robot.colour.rawmodel import RawModel
     state = random_state(random.Random(14), 3)
     scan = scan_of(state, 3, 14, "moderate", wild=0)
     index = next(i for i, c in enumerate(state) if c == "L" and i % 9 != 4)
@@ -317,7 +317,7 @@ def test_a_facelet_read_again_weighs_more():
 
 
 def test_samples_at_different_brightness_keep_their_colour():
-    from robot.colorspace import combine
+    from cubebot.robot.colour.space import combine
     orange = EV3_TYPICAL_RAW["orange"]
     samples = [tuple(v * b for v in orange) for b in (0.7, 1.0, 1.3)]
     got = combine(samples)
@@ -357,7 +357,7 @@ def test_frequent_wild_samples_make_a_scan_noisy():
 def _swappable_red_orange_wings(state):
     """Facelets (r, o) of a red and an orange wing that share their other colour and
     handedness: swapping red and orange there gives another valid 4x4x4."""
-    from robot.pieces import orbits
+    from cubebot.robot.colour.pieces import orbits
     for orbit in orbits(4).wings:
         for a in orbit:
             for b in orbit:

@@ -1,4 +1,4 @@
-"""Scan files (robot.scanfile), colour profiles (robot.colorprofile) and the
+"""Scan files (cubebot.robot.colour.scanfile), colour profiles (cubebot.robot.colour.profile) and the
 `cubebot colors` / `cubebot calibrate-colors` commands: formats, malformed
 input and exit codes."""
 
@@ -9,12 +9,13 @@ import random
 
 import pytest
 
-from robot.cli import main
-from robot.colorprofile import load_profile, make_profile, save_profile
-from robot.errors import ConfigError
-from robot.scanfile import MalformedScan, dump_defacto, dump_scan, parse_scan
-from solver.facelets import solved
-from solver.moves import apply
+from cubebot.robot.cli.main import main
+from cubebot.robot.colour.calibration import make_profile
+from cubebot.robot.colour.profile import load_profile, save_profile
+from cubebot.robot.errors import ConfigError
+from cubebot.robot.colour.scanfile import MalformedScan, dump_defacto, dump_scan, parse_scan
+from cubebot.solver.facelets import solved
+from cubebot.solver.moves import apply
 
 from .colors_support import random_state, same_cube, scan_of
 

@@ -8,12 +8,12 @@ import os
 
 import pytest
 
-from robot.colors import resolve
-from robot.errors import ScanUnresolved
-from robot.scanfile import parse_scan
-from solver.api import check_structure
-from solver.cubies import from_facelets
-from solver.facelets import FACES, check_counts
+from cubebot.robot.colour.resolve import resolve
+from cubebot.robot.errors import ScanUnresolved
+from cubebot.robot.colour.scanfile import parse_scan
+from cubebot.solver.api import check_structure
+from cubebot.solver.cubies import from_facelets
+from cubebot.solver.facelets import FACES, check_counts
 
 from .colors_support import same_cube
 
@@ -124,7 +124,7 @@ def test_real_ev3_traits_and_a_pastel_cube_never_resolve_wrong(n):
     # The simulated sensor with the real EV3's traits (dim levels, the centres'
     # own look) scanning a cube of non-standard colours: exact or reported.
     import random
-    from robot.sim.sensor_model import SensorModel
+    from cubebot.robot.hw.sim.sensor_model import SensorModel
     from .colors_support import random_state
     rng = random.Random(1400 + n)
     outcomes = []

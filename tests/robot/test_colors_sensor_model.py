@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from robot.colorscheme import EV3_TYPICAL_RAW, RAW_MAX, STANDARD_SCHEME
-from robot.sim.sensor_model import SensorModel, centre_indices
-from solver.facelets import solved
+from cubebot.robot.colour.scheme import EV3_TYPICAL_RAW, RAW_MAX, STANDARD_SCHEME
+from cubebot.robot.hw.sim.sensor_model import SensorModel, centre_indices
+from cubebot.solver.facelets import solved
 
 
 def _mean(values):

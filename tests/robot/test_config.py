@@ -1,11 +1,11 @@
-"""robot.config: defaults, overrides, validation before motion, atomic save."""
+"""cubebot.robot.machine.config: defaults, overrides, validation before motion, atomic save."""
 
 import json
 
 import pytest
 
-from robot.config import Config, load_config
-from robot.errors import ConfigError
+from cubebot.robot.machine.config import Config, load_config
+from cubebot.robot.errors import ConfigError
 
 
 def test_defaults_are_mindcub3r():

@@ -1,4 +1,4 @@
-"""robot.executor: planner output on the simulated cube gives the promised state;
+"""cubebot.robot.job.executor: planner output on the simulated cube gives the promised state;
 stop requests leave the robot safe."""
 
 import random
@@ -6,18 +6,18 @@ import threading
 
 import pytest
 
-from robot import planner
-from robot.config import Config
-from robot.errors import MotorStalled, Stopped
-from robot.executor import Executor, same_cube
-from robot.mechanism import Mechanism
-from robot.sim.backend import make_sim_hardware
-from robot.sim.factory import scramble
-from robot.sim.ideal_sensor import IdealSensorModel
-from robot.sim.world import World
-from robot.timing import AWAY, TimeModel
-from solver.facelets import is_solved, solved
-from solver.moves import Move, apply, face_turns
+from cubebot.robot.plan import planner
+from cubebot.robot.machine.config import Config
+from cubebot.robot.errors import MotorStalled, Stopped
+from cubebot.robot.job.executor import Executor, same_cube
+from cubebot.robot.machine.mechanism import Mechanism
+from cubebot.robot.hw.sim.backend import make_sim_hardware
+from cubebot.robot.job.robots import scramble
+from cubebot.robot.hw.sim.ideal_sensor import IdealSensorModel
+from cubebot.robot.hw.sim.world import World
+from cubebot.robot.machine.timing import AWAY, TimeModel
+from cubebot.solver.facelets import is_solved, solved
+from cubebot.solver.moves import Move, apply, face_turns
 
 
 def sim(state, config=None):

@@ -1,8 +1,8 @@
-"""robot.netview: the net layout, plain and coloured."""
+"""cubebot.robot.ui.netview: the net layout, plain and coloured."""
 
-from robot.netview import render_net
-from solver.facelets import solved
-from solver.moves import apply
+from cubebot.robot.ui.netview import render_net
+from cubebot.solver.facelets import solved
+from cubebot.solver.moves import apply
 
 
 def test_plain_net_of_a_3x3x3():

@@ -2,9 +2,9 @@
 
 import random
 
-from robot import orientation as O
-from solver import facelets as F
-from solver import moves as M
+from cubebot.robot.machine import orientation as O
+from cubebot.solver import facelets as F
+from cubebot.solver import moves as M
 
 
 def centres(state, n=3):

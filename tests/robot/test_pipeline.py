@@ -1,4 +1,4 @@
-"""robot.pipeline with stand-in resolver and solver: events, result fields,
+"""cubebot.robot.job.pipeline with stand-in resolver and solver: events, result fields,
 stop requests, the unresolvable-scan path, the service over the real pipeline."""
 
 import random
@@ -6,11 +6,11 @@ import threading
 
 import pytest
 
-from robot.errors import Stopped
-from robot.pipeline import run_job, scan_job
-from robot.service import RobotService
-from robot.sim.factory import make_sim_robot, scramble
-from robot.sim.ideal_sensor import IdealSensorModel
+from cubebot.robot.errors import Stopped
+from cubebot.robot.job.pipeline import run_job, scan_job
+from cubebot.robot.job.service import RobotService
+from cubebot.robot.job.robots import make_sim_robot, scramble
+from cubebot.robot.hw.sim.ideal_sensor import IdealSensorModel
 
 from .simfakes import AlwaysDoubtful, inverse_solver, nearest_resolve
 
@@ -115,7 +115,7 @@ def test_service_runs_the_real_pipeline_and_stops_it():
 
 
 def test_an_empty_table_is_a_clear_error():
-    from robot.errors import RobotError
+    from cubebot.robot.errors import RobotError
     robot = ideal_robot(3, 0)
     robot.world.place_cube(None)
     with pytest.raises(RobotError, match="no cube"):

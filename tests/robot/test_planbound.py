@@ -1,14 +1,14 @@
-"""robot.planbound: lower bounds on any plan's turning time hold and are tight where they can be."""
+"""cubebot.robot.plan.bound: lower bounds on any plan's turning time hold and are tight where they can be."""
 
 import pytest
 
-from robot import orientation
-from robot.actions import FLIP, counts
-from robot.planbound import flips_between, free_table_bound, free_table_model, lower_bound
-from robot.planner import plan, plan_naive
-from robot.timing import AWAY, HOLD
-from solver.errors import InvalidCube
-from solver.moves import parse
+from cubebot.robot.machine import orientation
+from cubebot.robot.machine.actions import FLIP, counts
+from cubebot.robot.plan.bound import flips_between, free_table_bound, free_table_model, lower_bound
+from cubebot.robot.plan.planner import plan, plan_naive
+from cubebot.robot.machine.timing import AWAY, HOLD
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.moves import parse
 
 from .planner_support import random_solution, rng_for, time_model
 

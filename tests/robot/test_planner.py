@@ -4,13 +4,24 @@ import itertools
 
 import pytest
 
-from robot import orientation
-from robot.actions import (FLIP, ROTATE, TWIST, apply_actions, counts, final_where, flip,
-                           format_actions, rotate, table_quarters, twist)
-from robot.planner import choose_fastest, fastest, plan, plan_naive
-from robot.timing import AWAY, HOLD
-from solver.errors import InvalidCube
-from solver.moves import Move, apply, parse
+from cubebot.robot.machine import orientation
+from cubebot.robot.machine.actions import (
+    FLIP,
+    ROTATE,
+    TWIST,
+    apply_actions,
+    counts,
+    final_where,
+    flip,
+    format_actions,
+    rotate,
+    table_quarters,
+    twist,
+)
+from cubebot.robot.plan.planner import choose_fastest, fastest, plan, plan_naive
+from cubebot.robot.machine.timing import AWAY, HOLD
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.moves import Move, apply, parse
 
 from .planner_support import physical, random_solution, rng_for, time_model, unique_state
 

@@ -4,16 +4,16 @@ import random
 
 import pytest
 
-from robot.actions import FLIP, ROTATE, table_quarters
-from robot.config import Config
-from robot.mechanism import Mechanism
-from robot.planner import plan, plan_naive
-from robot.sim.backend import make_sim_hardware
-from robot.sim.ideal_sensor import IdealSensorModel
-from robot.sim.world import World
-from robot.timing import TimeModel
-from solver.facelets import solved
-from solver.moves import apply
+from cubebot.robot.machine.actions import FLIP, ROTATE, table_quarters
+from cubebot.robot.machine.config import Config
+from cubebot.robot.machine.mechanism import Mechanism
+from cubebot.robot.plan.planner import plan, plan_naive
+from cubebot.robot.hw.sim.backend import make_sim_hardware
+from cubebot.robot.hw.sim.ideal_sensor import IdealSensorModel
+from cubebot.robot.hw.sim.world import World
+from cubebot.robot.machine.timing import TimeModel
+from cubebot.solver.facelets import solved
+from cubebot.solver.moves import apply
 
 from .planner_support import physical, random_solution, rng_for
 

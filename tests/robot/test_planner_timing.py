@@ -2,10 +2,10 @@
 
 import pytest
 
-from robot.actions import flip, rotate, twist
-from robot.config import Config
-from robot.planner import plan, plan_naive
-from robot.timing import AWAY, HOLD, TimeModel, motor_seconds
+from cubebot.robot.machine.actions import flip, rotate, twist
+from cubebot.robot.machine.config import Config
+from cubebot.robot.plan.planner import plan, plan_naive
+from cubebot.robot.machine.timing import AWAY, HOLD, TimeModel, motor_seconds
 
 from .planner_support import random_solution, rng_for, time_model
 

@@ -1,17 +1,18 @@
-"""robot.scan: every facelet read once, mapped to its cube-frame index; rescans."""
+"""cubebot.robot.job.scan: every facelet read once, mapped to its cube-frame index; rescans."""
 
 import random
 
 import pytest
 
-from robot.config import Config
-from robot.mechanism import Mechanism
-from robot.scan import Scanner, face_route, ring_spots
-from robot.sim.backend import make_sim_hardware
-from robot.sim.factory import scramble
-from robot.sim.ideal_sensor import IdealSensorModel
-from robot.sim.world import World
-from robot import orientation, rescan
+from cubebot.robot.machine.config import Config
+from cubebot.robot.machine.mechanism import Mechanism
+from cubebot.robot.job.scan import Scanner, face_route, ring_spots
+from cubebot.robot.hw.sim.backend import make_sim_hardware
+from cubebot.robot.job.robots import scramble
+from cubebot.robot.hw.sim.ideal_sensor import IdealSensorModel
+from cubebot.robot.hw.sim.world import World
+from cubebot.robot.machine import orientation
+from cubebot.robot.colour import rescan
 
 from .simfakes import AlwaysDoubtful, JunkOnCalls, median_resolve, nearest_face, nearest_resolve
 
@@ -120,7 +121,7 @@ def test_a_wild_sample_beside_a_named_facelet_is_rescanned_too():
 
 
 def test_a_table_that_jams_mid_ring_is_a_stall_not_a_misread():
-    from robot.errors import MotorStalled
+    from cubebot.robot.errors import MotorStalled
     state, _ = scramble(3, random.Random(3))
     world, mech = sim(state)
     mech.hw.table.jam_after_deg(500)            # part-way round the first ring

@@ -5,8 +5,8 @@ import threading
 
 import pytest
 
-from robot.errors import RobotError, Stopped
-from robot.service import RobotService
+from cubebot.robot.errors import RobotError, Stopped
+from cubebot.robot.job.service import RobotService
 
 
 class FakeRobot(object):

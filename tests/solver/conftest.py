@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from solver import store
+from cubebot.solver import store
 
 
 @pytest.fixture(scope="session")

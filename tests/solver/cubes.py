@@ -2,7 +2,7 @@
 
 import random
 
-from solver import facelets, moves
+from cubebot.solver import facelets, moves
 
 ROTATIONS = ("x", "y", "z")
 

@@ -1,7 +1,7 @@
 import pytest
 
-from solver import api, facelets, moves, scramble
-from solver.errors import InvalidCube, UnsolvableCube
+from cubebot.solver import api, facelets, moves, scramble
+from cubebot.solver.errors import InvalidCube, NoSolver
 from .cubes import seeded
 
 
@@ -14,7 +14,7 @@ def test_solution_fields(tables_dir):
 
 @pytest.mark.parametrize("kwargs,pattern", [
     ({"metric": "half"}, "unknown metric 'half'"),
-    ({"budget": 0}, "budget 0 s must be a positive"),
+    ({"budget": 0}, "budget 0 s must be a number of seconds above 0"),
     ({"size": 9}, "cube size 9 is not supported"),
     ({"size": 2}, "has 54 facelets: a 2x2x2 cube needs 24"),
 ])
@@ -37,7 +37,7 @@ def test_big_cubes_get_count_and_corner_checks():
 
 def test_sizes_without_an_engine_say_so():
     state = scramble.random_state(6, seeded(3))
-    with pytest.raises(UnsolvableCube, match="6x6x6"):
+    with pytest.raises(NoSolver, match="no solver for the 6x6x6 cube: sizes with a solver are "):
         api.solve(state)
 
 

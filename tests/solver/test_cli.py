@@ -3,8 +3,8 @@ import os
 import subprocess
 import sys
 
-from robot.cli import main
-from solver import facelets, moves, scramble
+from cubebot.robot.cli.main import main
+from cubebot.solver import facelets, moves, scramble
 from .cubes import check_solves, seeded
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -31,8 +31,10 @@ def test_batch_goes_on_after_errors(capsys, tmp_path, tables_dir):
     good = scramble.random_state(2, seeded(3))
     path = tmp_path / "states.txt"
     path.write_text("{}\nnot-a-cube\n\n{}\n".format(good, KNOWN))
-    assert main(["solve", "--batch", str(path)]) == 0
-    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert main(["solve", "--batch", str(path)]) == 2          # one state was not a cube
+    out, err = capsys.readouterr()
+    assert err == "cubebot: error: 1 of 3 states failed (1 not valid cubes, 0 unsolved)\n"
+    lines = [json.loads(x) for x in out.splitlines()]
     assert [x["state"] for x in lines] == [good, "not-a-cube", KNOWN]
     assert "error" in lines[1] and "facelets" in lines[1]["error"]
     check_solves(good, moves.parse(lines[0]["moves"]))
@@ -74,7 +76,7 @@ def test_tables_verify(capsys, tables_dir, tmp_path, monkeypatch):
 
 def test_missing_kociemba_is_one_line():
     code = ("import sys; sys.modules['kociemba'] = None\n"
-            "from robot.cli import main; sys.exit(main(['solve', '{}']))".format(KNOWN))
+            "from cubebot.robot.cli.main import main; sys.exit(main(['solve', '{}']))".format(KNOWN))
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=TOP, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, universal_newlines=True)
     out, err = proc.communicate()

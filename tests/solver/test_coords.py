@@ -1,7 +1,7 @@
 import itertools
 import random
 
-from solver import coords
+from cubebot.solver import coords
 
 
 def test_perm_rank_is_a_bijection_in_lexicographic_order():

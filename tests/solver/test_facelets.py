@@ -2,9 +2,9 @@
 
 import pytest
 
-from solver import facelets as F
-from solver import moves as M
-from solver.errors import InvalidCube
+from cubebot.solver import facelets as F
+from cubebot.solver import moves as M
+from cubebot.solver.errors import InvalidCube
 
 
 @pytest.mark.parametrize("n", range(2, 8))
@@ -22,15 +22,6 @@ def test_every_layer_move_has_order_four(n):
             m = M.Move(face, depth, depth, 1)
             assert M.apply(s, [m] * 4, n) == s
             assert M.apply(s, [m], n) != s or depth not in (1, n)
-
-
-def test_whole_cube_rotation_equals_all_layers():
-    for n in range(2, 8):
-        s = F.solved(n)
-        for axis, face in M.ROTATION_FACE.items():
-            layers = [M.Move(face, d, d, 1) for d in range(1, n + 1)]
-            assert M.apply(s, axis, n) == M.apply(s, layers, n)
-            assert F.is_solved(M.apply(s, axis, n))
 
 
 def test_kociemba_example_is_solved_by_its_published_solution():
@@ -57,3 +48,39 @@ def test_centre_labels_and_duplicate_centres():
     dup[13] = "U"
     with pytest.raises(InvalidCube, match="centres of U and R"):
         F.centre_labels("".join(dup), 3)
+
+
+def test_edge_wings_are_the_wing_cubies_of_every_size():
+    from cubebot.solver.cubies import EDGE_NAMES, cubie_of, edge_wings
+    for n in range(4, 8):
+        geo = F.geometry(n)
+        pairs = [pair for edge in edge_wings(n) for pair in edge]
+        assert len(pairs) == 12 * (n - 2 - n % 2)
+        assert len(set(i for pair in pairs for i in pair)) == 2 * len(pairs)
+        for edge, name in zip(edge_wings(n), EDGE_NAMES):
+            for a, b in edge:
+                assert cubie_of(geo.positions[a], n) == cubie_of(geo.positions[b], n)
+                assert (F.FACES[a // (n * n)], F.FACES[b // (n * n)]) == (name[0], name[1])
+
+
+def test_edge_wings_of_the_4x4x4_by_hand():
+    """The 4x4x4 wing pairs written out from the net (row, column on each face)."""
+    from cubebot.solver.cubies import edge_wings
+    last = 3
+    spots = [
+        [(("U", r, last), ("R", 0, last - r)) for r in (1, 2)],
+        [(("U", last, c), ("F", 0, c)) for c in (1, 2)],
+        [(("U", r, 0), ("L", 0, r)) for r in (1, 2)],
+        [(("U", 0, c), ("B", 0, last - c)) for c in (1, 2)],
+        [(("D", r, last), ("R", last, r)) for r in (1, 2)],
+        [(("D", 0, c), ("F", last, c)) for c in (1, 2)],
+        [(("D", r, 0), ("L", last, last - r)) for r in (1, 2)],
+        [(("D", last, c), ("B", last, last - c)) for c in (1, 2)],
+        [(("F", r, last), ("R", r, 0)) for r in (1, 2)],
+        [(("F", r, 0), ("L", r, last)) for r in (1, 2)],
+        [(("B", r, last), ("L", r, 0)) for r in (1, 2)],
+        [(("B", r, 0), ("R", r, last)) for r in (1, 2)],
+    ]
+    want = [[(F.face_index(a[0], a[1], a[2], 4), F.face_index(b[0], b[1], b[2], 4)) for a, b in edge]
+            for edge in spots]
+    assert edge_wings(4) == want

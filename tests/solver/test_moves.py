@@ -2,8 +2,8 @@ import random
 
 import pytest
 
-from solver import facelets, moves
-from solver.errors import InvalidCube
+from cubebot.solver import facelets, moves
+from cubebot.solver.errors import InvalidCube
 
 
 def test_parse_and_format_round_trip():

@@ -1,7 +1,8 @@
 import random
 
-from solver import cube2, moves, search, facelets, tables
-from solver.solve2 import Solver2
+from cubebot.solver.solve2 import cube as cube2
+from cubebot.solver import moves, search, facelets, tables
+from cubebot.solver.solve2 import Solver2
 
 OUTER = moves.face_turns(3, wide=False)
 

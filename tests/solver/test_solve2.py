@@ -1,8 +1,10 @@
 import pytest
 
-from solver import api, cube2, facelets, moves, scramble
-from solver.cubies import corner_facelets
-from solver.errors import InvalidCube, TableError
+from cubebot.solver import api
+from cubebot.solver.solve2 import cube as cube2
+from cubebot.solver import facelets, moves, scramble
+from cubebot.solver.cubies import corner_facelets
+from cubebot.solver.errors import InvalidCube, TableError
 from .cubes import all_rotations, check_solves, disguise, seeded
 
 N = 2
@@ -126,7 +128,7 @@ def test_missing_table_is_reported_before_searching(tmp_path, monkeypatch):
 
 def test_a_table_that_leads_nowhere_is_a_table_error(tmp_path):
     """A well-formed table with wrong contents fails with TableError, not deep in a loop."""
-    from solver import solve2, store, tables
+    from cubebot.solver import solve2, store, tables
     directory = str(tmp_path)
     dist = bytearray(cube2.N_STATES_2)            # every state "at distance 0"
     tables.write_dense(store.table_path("2x2-htm", directory), dist)

@@ -1,8 +1,8 @@
 import pytest
 
-from solver import api, facelets, moves, scramble, solve3
-from solver.cubies import corner_facelets, edge_facelets
-from solver.errors import InvalidCube
+from cubebot.solver import api, facelets, moves, scramble, solve3
+from cubebot.solver.cubies import corner_facelets, edge_facelets
+from cubebot.solver.errors import InvalidCube
 from .cubes import check_solves, disguise, seeded
 
 N = 3
@@ -43,6 +43,27 @@ def test_budget_returns_several_candidates_shortest_first():
     assert lengths == sorted(lengths) and sol.length == lengths[0]
     for c in sol.candidates:
         check_solves(state, c)
+
+
+def _no_fork(*args):
+    raise AssertionError("forked a child")
+
+
+def test_in_process_budget_searches_views_without_forking(monkeypatch):
+    import os
+    import time
+    monkeypatch.setattr(os, "fork", _no_fork)
+    state = scramble.random_state(N, seeded(31))
+    lettered = solve3.normalise(state)
+    # a deadline already passed: the first view's solution only
+    assert len(solve3.search_views(lettered, time.monotonic() - 1)) == 1
+    assert len(solve3.search_views(lettered)) == len(solve3.VIEWS)   # no deadline: every view
+    found = solve3.solve(state, budget=30.0, fork=False)
+    assert len(found) >= 2                     # several views within the budget
+    lengths = [len(m) for m in found]
+    assert lengths == sorted(lengths)
+    for m in found:
+        check_solves(state, m)
 
 
 def test_views_map_solutions_back():

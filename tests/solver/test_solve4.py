@@ -2,10 +2,10 @@
 
 import pytest
 
-from solver import api, facelets, moves, scramble, solve4
-from solver.errors import InvalidCube
-from solver.facelets import face_index
-from solver.solve4 import model, orbits, phase2, pieces
+from cubebot.solver import api, facelets, moves, scramble, solve4
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import face_index
+from cubebot.solver.solve4 import model, orbits, wings as phase2, pieces
 from .cubes import all_rotations, check_solves, disguise, seeded
 
 N = 4
@@ -150,8 +150,40 @@ def test_seeded_random_states_are_solved(tables_dir, seed):
     assert set(result.stages) >= set(solve4.STAGES)
 
 
+def test_a_solve_forks_nothing_and_unmaps_every_table(tables_dir, monkeypatch):
+    import os
+    from cubebot.solver import store
+    from cubebot.solver.solve4.reduce import Reducer
+
+    def no_fork():
+        raise AssertionError("the 4x4x4 solve forked a child")
+
+    opened = []
+
+    def recording(opener):
+        def open_table(*args, **kwargs):
+            table = opener(*args, **kwargs)
+            opened.append(table)
+            return table
+        return open_table
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    monkeypatch.setattr(store, "open_dense", recording(store.open_dense))
+    monkeypatch.setattr(store, "open_words", recording(store.open_words))
+    reducer = Reducer(tables_dir)
+    state = scramble.random_state(N, seeded(1616))
+    result = reducer.solve(state)
+    check_solves(state, result.candidates[0])
+    assert len(opened) >= 10                   # every stage's tables were read ...
+    assert all(t.mm.closed for t in opened)    # ... and unmapped by the end
+    # a released group opens again on use
+    assert reducer.pairs.ut[0] is not None and not reducer._groups["pairs"][1][0].mm.closed
+    reducer.release()
+    assert reducer._groups == {}
+
+
 def test_node_count_is_per_solve(tables_dir):
-    from solver.solve4.reduce import Reducer
+    from cubebot.solver.solve4.reduce import Reducer
     reducer = Reducer(tables_dir)
     state = moves.apply(solved(), "R U Rw F2 Uw B' Fw2 D")
     first, second = reducer.solve(state), reducer.solve(state)
@@ -160,21 +192,21 @@ def test_node_count_is_per_solve(tables_dir):
 
 
 def _reducer(tables_dir):
-    from solver.solve4.reduce import Reducer
+    from cubebot.solver.solve4.reduce import Reducer
     return Reducer(tables_dir)
 
 
 def _orbit_state(reducer, cube):
-    from solver.solve4.model import centre_colours
-    from solver.solve4.reduce import corner_parity
+    from cubebot.solver.solve4.model import centre_colours
+    from cubebot.solver.solve4.reduce import corner_parity
     return reducer.orbit.start(reducer.slice.cs.start(centre_colours(cube)),
                                pieces.wing_positions(cube), corner_parity(cube))
 
 
 def _finish(cube, reduction):
     """The reduction plus a 3x3x3 finish; checks that it solves the cube."""
-    from solver import solve3
-    from solver.solve4.finish import to_3x3
+    from cubebot.solver import solve3
+    from cubebot.solver.solve4.finish import to_3x3
     reduced = moves.apply(cube, reduction)
     finish = solve3.solve(to_3x3(reduced))[0]
     check_solves(cube, list(reduction) + list(finish))
@@ -210,7 +242,7 @@ def test_pairs_stage_solves_centres_and_pairs_every_edge_without_parity(tables_d
 
 @pytest.mark.parametrize("seed", range(4))
 def test_slice_stage_puts_four_edges_in_the_slice_for_the_pairs_stage(tables_dir, seed):
-    from solver.solve4.slice import SLICE_SIZE
+    from cubebot.solver.solve4.slice import SLICE_SIZE
     rng = seeded(800 + seed)
     cube = moves.apply(solved(), [rng.choice(orbits.PHASE3_MOVES) for _ in range(30)])
     reducer = _reducer(tables_dir)
@@ -227,7 +259,7 @@ def test_slice_stage_puts_four_edges_in_the_slice_for_the_pairs_stage(tables_dir
 
 
 def test_pairs_stage_refuses_a_slice_it_cannot_pair(tables_dir):
-    from solver.errors import TableError
+    from cubebot.solver.errors import TableError
     reducer = _reducer(tables_dir)
     _, a, b, cp = _orbit_state(reducer, solved())
     a = list(a)

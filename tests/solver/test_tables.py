@@ -4,8 +4,8 @@ import shutil
 
 import pytest
 
-from solver import store, tables
-from solver.errors import TableError
+from cubebot.solver import store, tables
+from cubebot.solver.errors import TableError
 
 
 def ring(n):

@@ -4,7 +4,7 @@ import types
 
 
 def ports():
-    """The MINDCUB3R ports (as robot.config has them)."""
+    """The MINDCUB3R ports (as cubebot.robot.machine.config has them)."""
     return types.SimpleNamespace(flipper_port="outA", table_port="outB", arm_port="outC",
                                  color_port="in3", proximity_port="in4")
 

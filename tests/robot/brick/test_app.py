@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from robot.app import App, Settings
-from robot.errors import MotorStalled, Stopped
-from robot.service import RobotService
+from cubebot.robot.ui.app import App, Settings
+from cubebot.robot.errors import MotorStalled, Stopped
+from cubebot.robot.job.service import RobotService
 
 pytest.importorskip("PIL")
 
@@ -197,8 +197,8 @@ def test_a_run_started_elsewhere_is_followed_not_restarted(tmp_path):
 
 
 def test_the_net_fills_in_while_scanning():
-    from robot.app import View, nearest_face
-    from robot.colorscheme import EV3_TYPICAL_RAW, STANDARD_SCHEME
+    from cubebot.robot.ui.app import View, nearest_face
+    from cubebot.robot.colour.scheme import EV3_TYPICAL_RAW, STANDARD_SCHEME
     for face, colour in sorted(STANDARD_SCHEME.items()):
         assert nearest_face(EV3_TYPICAL_RAW[colour]) == face
     view = View()

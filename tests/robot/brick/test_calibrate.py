@@ -2,20 +2,16 @@
 
 import json
 
-import pytest
-
-from robot import calibrate
-from robot.backends import open_backend
-from robot.cli import main
-from robot.config import Config
-from robot.errors import ConfigError
-from robot.mechanism import Mechanism
-from solver.facelets import solved
+from cubebot.robot.tools import calibrate
+from cubebot.robot.job.robots import open_backend
+from cubebot.robot.cli.main import main
+from cubebot.robot.machine.config import Config
+from cubebot.robot.errors import ConfigError
+from cubebot.robot.machine.mechanism import Mechanism
+from cubebot.solver.facelets import solved
 
 
 def test_calibrate_on_the_sim_writes_profile_and_config_keeping_the_old_ones(tmp_path, capsys):
-    pytest.importorskip("robot.colorprofile")
-    pytest.importorskip("robot.colors")
     (tmp_path / "config.json").write_text('{"settle_s": 0.05}\n')
     (tmp_path / "profile.json").write_text("old profile\n")
     code = main(["calibrate", "--sim", "--config", str(tmp_path / "config.json"),

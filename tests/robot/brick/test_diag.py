@@ -4,11 +4,12 @@ import types
 
 import pytest
 
-from robot import diag
-from robot.backends import open_backend
-from robot.cli import main
-from robot.config import Config
-from solver.facelets import solved
+from cubebot.robot.tools import diag
+from cubebot.robot.job.robots import open_backend
+from cubebot.robot.cli.main import main
+from cubebot.robot.machine.config import Config
+from cubebot.solver import api
+from cubebot.solver.facelets import solved
 
 
 def _no_table_problems():
@@ -32,7 +33,7 @@ def test_diag_on_the_sim_moves_each_motor_and_reports_ok():
     with open_backend("sim", config, state=solved(3)) as opened:
         opened.hw.battery = Volts(7.8)
         checks = diag.run_checks(opened.hw, config, verify=_no_table_problems,
-                                 solve=pytest.importorskip("solver.api").solve)
+                                 solve=api.solve)
     text = diag.report(checks)
     assert not diag.has_fault(checks), text
     for name in ("motor flipper", "motor table", "motor arm", "colour", "proximity", "memory"):

@@ -4,8 +4,8 @@ import threading
 
 import pytest
 
-from robot.errors import DeviceMissing, MotorStalled
-from robot.virtual_brick.brick import VirtualBrick
+from cubebot.robot.errors import DeviceMissing, MotorStalled
+from cubebot.robot.hw.virtual_brick.brick import VirtualBrick
 
 from .fakes import StillWorld, ports
 

@@ -6,14 +6,14 @@ import pytest
 
 from tests.robot.mechanism_support import check_random_actions
 
-from robot.config import Config
-from robot.errors import MotorStalled
-from robot.mechanism import Mechanism
-from robot.sim.ideal_sensor import REFERENCE_RGB, IdealSensorModel
-from robot.sim.world import FACE_COLOURS, World
-from robot.virtual_brick.brick import VirtualBrick
-from solver.facelets import solved
-from solver.moves import apply
+from cubebot.robot.machine.config import Config
+from cubebot.robot.errors import MotorStalled
+from cubebot.robot.machine.mechanism import Mechanism
+from cubebot.robot.hw.sim.ideal_sensor import REFERENCE_RGB, IdealSensorModel
+from cubebot.robot.hw.sim.world import FACE_COLOURS, World
+from cubebot.robot.hw.virtual_brick.brick import VirtualBrick
+from cubebot.solver.facelets import solved
+from cubebot.solver.moves import apply
 
 pytest.importorskip("ev3dev2")
 

@@ -1,4 +1,4 @@
-"""A small stand-in for robot.service.RobotService that follows its contract.
+"""A small stand-in for cubebot.robot.job.service.RobotService that follows its contract.
 
 Used by the unit tests of the protocol layer (fast, no robot). The integration
 tests use the real service with the simulated robot.
@@ -6,9 +6,9 @@ tests use the real service with the simulated robot.
 
 import threading
 
-from robot.errors import RobotError, Stopped
-from solver import moves as cube_moves
-from solver.facelets import solved
+from cubebot.robot.errors import RobotError, Stopped
+from cubebot.solver import moves as cube_moves
+from cubebot.solver.facelets import solved
 
 
 class FakeService(object):
@@ -110,7 +110,7 @@ class FakeService(object):
             self._set_state("idle")
 
     def solve(self, state):
-        from solver.errors import InvalidCube
+        from cubebot.solver.errors import InvalidCube
         if len(state) != 54:
             raise InvalidCube("state has {} facelets, a 3x3x3 has 54".format(len(state)))
         return {"moves": ["U"], "length": 1, "metric": "htm", "seconds": 0.0}

@@ -5,9 +5,9 @@ import json
 import pytest
 import serial
 
-from robot.errors import FrameError
-from robot.link import framing
-from robot.link.framing import Channel, LineSplitter, decode, encode
+from cubebot.robot.errors import FrameError
+from cubebot.robot.link import framing
+from cubebot.robot.link.framing import Channel, LineSplitter, decode, encode
 
 
 class FakeClock(object):

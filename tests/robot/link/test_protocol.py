@@ -2,10 +2,10 @@
 
 import pytest
 
-from robot.errors import FrameError
-from robot.link import protocol
-from robot.link.protocol import Dispatcher
-from solver.facelets import solved
+from cubebot.robot.errors import FrameError
+from cubebot.robot.link import protocol
+from cubebot.robot.link.protocol import Dispatcher
+from cubebot.solver.facelets import solved
 
 from .fake_service import FakeService
 

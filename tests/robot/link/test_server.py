@@ -4,7 +4,7 @@ import time
 
 import serial
 
-from robot.link.server import LinkServer
+from cubebot.robot.link.server import LinkServer
 
 from .fake_service import FakeService
 

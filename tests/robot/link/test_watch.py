@@ -2,9 +2,9 @@
 
 import threading
 
-from robot.link.protocol import event_message
-from robot.link.watch import WatchView, describe, progress_bar
-from solver.facelets import is_solved
+from cubebot.robot.link.protocol import event_message
+from cubebot.robot.ui.watch import WatchView, describe, progress_bar
+from cubebot.solver.facelets import is_solved
 
 from .fake_service import FakeService
 
@@ -54,8 +54,8 @@ def test_describe_and_bar():
 
 
 def test_bigger_nets_for_a_projector():
-    from robot.netview import render_net
-    from solver.facelets import solved
+    from cubebot.robot.ui.netview import render_net
+    from cubebot.solver.facelets import solved
     small = render_net(solved(3)).splitlines()
     big = render_net(solved(3), color=True, scale=3).splitlines()
     assert len(small) == 9 and len(big) == 27
@@ -67,3 +67,12 @@ def test_bigger_nets_for_a_projector():
         view.update({"event": "solution", "data": {"moves": ["R"], "state": solved(3)}})
         heights.append(len(view.render(color=True).splitlines()))
     assert heights[1] == heights[0] + 9
+
+
+def test_a_quiet_robot_is_shown_as_not_answering_not_as_its_last_state():
+    view = WatchView("cubebot on /dev/x")
+    view.apply_status({"state": "idle", "size": 3, "last_result": None})
+    assert "state: IDLE" in view.render()
+    view.quiet_s = 12.4
+    head = view.render().splitlines()[0]
+    assert "NO ANSWER for 12 s" in head and "(was IDLE)" in head

@@ -6,15 +6,15 @@ import pytest
 
 from tests.robot.mechanism_support import check_random_actions
 
-from robot import orientation
-from robot.config import Config
-from robot.errors import MotorStalled
-from robot.mechanism import Mechanism
-from robot.sim.backend import make_sim_hardware
-from robot.sim.ideal_sensor import REFERENCE_RGB, IdealSensorModel
-from robot.sim.world import FACE_COLOURS, World
-from solver.facelets import solved
-from solver.moves import apply
+from cubebot.robot.machine import orientation
+from cubebot.robot.machine.config import Config
+from cubebot.robot.errors import MotorStalled
+from cubebot.robot.machine.mechanism import Mechanism
+from cubebot.robot.hw.sim.backend import make_sim_hardware
+from cubebot.robot.hw.sim.ideal_sensor import REFERENCE_RGB, IdealSensorModel
+from cubebot.robot.hw.sim.world import FACE_COLOURS, World
+from cubebot.solver.facelets import solved
+from cubebot.solver.moves import apply
 
 
 def make(state, config=None):

@@ -1,0 +1,7 @@
+"""`python -m cubebot ARGS`: the same as the `cubebot` command."""
+
+import sys
+
+from cubebot.robot.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,231 @@
+"""Joint assignment of colours to corners and edges under the cube's constraints.
+
+Input: `cost[i][k]`, the cost (a negative log-likelihood) of facelet i having
+colour class k. A *labelling* maps the face letters URFDLB to classes: on odd
+cubes it is read off the middle centres, on even cubes off the DBL corner
+(which then sits solved: any valid cube can be turned so). Under a labelling
+each corner and edge position holds one real piece in one orientation: the
+search picks, per position, a (piece, orientation) candidate so that no piece
+is used twice, the corner twist sums to 0 (mod 3), the edge flip to 0 (mod 2)
+and, on the 3x3x3, corner and edge permutation parities agree.
+
+`PieceSearch` is a best-first (A*) search with lazy successors: a node is a
+partial choice (positions in a fixed order) and its bound is its cost plus the
+cheapest candidate of every later position, so valid cubes come out cheapest
+first. It stops once the cheapest cube is known and nothing else is within
+`margin` of it (or a second cube is), or after `max_nodes` expansions.
+"""
+
+import heapq
+import itertools
+
+from cubebot.solver.cubies import CORNER_NAMES, EDGE_NAMES, parity
+from cubebot.solver.facelets import FACES
+
+DBL = CORNER_NAMES.index("DBL")
+_CORNER_BITS = 0
+_EDGE_BITS = len(CORNER_NAMES)
+
+
+def labellings(cost, n, fixed, corners):
+    """Candidate labellings, cheapest first: (base cost, {letter: class}, fixed facelets).
+
+    Odd N: every assignment of the six classes to the middle centres, costed
+    on those centres. Even N: every choice of three classes for the DBL corner
+    (costed on it) with every assignment of the other three to U, R, F.
+    """
+    out = []
+    if fixed:
+        for perm in itertools.permutations(range(6)):
+            base = sum(cost[i][k] for i, k in zip(fixed, perm))
+            out.append((base, dict(zip(FACES, perm)), ()))
+    else:
+        spot = corners[DBL]
+        for triple in itertools.permutations(range(6), 3):
+            base = sum(cost[i][k] for i, k in zip(spot, triple))
+            rest = [k for k in range(6) if k not in triple]
+            for perm in itertools.permutations(rest):
+                mapping = dict(zip("DBL", triple))
+                mapping.update(zip("URF", perm))
+                out.append((base, mapping, spot))
+    out.sort(key=lambda item: item[0])
+    return out
+
+
+def _candidates(positions, names, label, cost, turns):
+    """Per position, its (cost, piece, orientation) candidates, cheapest first.
+
+    turns[o][k] is the index into a piece's name that facelet k of the
+    position shows in orientation o.
+    """
+    pieces = [[label[c] for c in name] for name in names]
+    result = []
+    for spot in positions:
+        rows = [cost[i] for i in spot]
+        cands = []
+        for q, piece in enumerate(pieces):
+            for o, turn in enumerate(turns):
+                cands.append((sum([row[piece[t]] for row, t in zip(rows, turn)]), q, o))
+        cands.sort()
+        result.append(cands)
+    return result
+
+
+def _corner_turn(k, o, size):
+    return (k - o) % size
+
+
+def _edge_turn(k, o, size):
+    return (k + o) % size
+
+
+_CORNER_TURNS = [[_corner_turn(k, o, 3) for k in range(3)] for o in range(3)]
+_EDGE_TURNS = [[_edge_turn(k, o, 2) for k in range(2)] for o in range(2)]
+
+
+class Level(object):
+    """One position of the search: its candidates and what constrains them."""
+
+    __slots__ = ("cands", "bit0", "last_corner", "last_edge", "corner")
+
+    def __init__(self, cands, bit0, corner):
+        self.cands, self.bit0, self.corner = cands, bit0, corner
+        self.last_corner = self.last_edge = False
+
+
+def build_levels(cost, label, corners, edges, fix_dbl):
+    """The search levels for one labelling: corners, then edges."""
+    ccands = _candidates(corners, CORNER_NAMES, label, cost, _CORNER_TURNS)
+    if fix_dbl:
+        ccands[DBL] = [c for c in ccands[DBL] if c[1] == DBL and c[2] == 0]
+    levels = [Level(c, _CORNER_BITS, True) for c in ccands]
+    levels[-1].last_corner = True
+    if edges:
+        ecands = _candidates(edges, EDGE_NAMES, label, cost, _EDGE_TURNS)
+        levels.extend(Level(c, _EDGE_BITS, False) for c in ecands)
+        levels[-1].last_edge = True
+    return levels
+
+
+class PieceSearch(object):
+    """Best-first search over labellings and piece placements (see module doc).
+
+    One heap holds every labelling and every partial placement, so the
+    cheapest valid cubes come out first whatever labelling they use, and a
+    labelling that fits no valid cube (a mirrored one) costs no effort.
+    """
+
+    def __init__(self, margin, max_nodes, check_parity):
+        self.margin = margin
+        self.max_nodes = max_nodes
+        self.check_parity = check_parity
+        self.nodes = 0
+        self.found = []          # (cost, label, placements), cheapest first
+        self.exhausted = False   # True when max_nodes ran out
+
+    def limit(self):
+        """Solutions dearer than this are of no interest."""
+        if len(self.found) >= 2:
+            return min(self.found[1][0], self.found[0][0] + self.margin)
+        if self.found:
+            return self.found[0][0] + self.margin
+        return float("inf")
+
+    def run(self, entries, make_levels):
+        """Search every labelling; keep the two cheapest valid cubes in self.found.
+
+        entries: (lower bound, base cost, label) per labelling, the bound at
+        most the cost of any of its cubes; make_levels(label) builds its
+        search levels (build_levels) when the labelling comes up.
+        """
+        heap = []
+        counter = itertools.count()
+        for bound, base, label in entries:
+            heap.append((bound, next(counter), base, None, -1, 0, label))
+        heapq.heapify(heap)
+        while heap:
+            f, _, g, state, d, j, ctx = heapq.heappop(heap)
+            if f > self.limit():
+                return
+            if d < 0:
+                levels = make_levels(ctx)
+                tail = _tails(levels)
+                if tail is not None:
+                    self._push(heap, counter, (ctx, levels, tail), g, _ROOT, 0, 0)
+                continue
+            self.nodes += 1
+            if self.nodes > self.max_nodes:
+                self.exhausted = True
+                return
+            label, levels, tail = ctx
+            self._push(heap, counter, ctx, g, state, d, j + 1)
+            level = levels[d]
+            c, q, o = level.cands[j]
+            placements, used, twist, flip = state
+            child = ((d, q, o, placements), used | (1 << (level.bit0 + q)),
+                     twist + o if level.corner else twist,
+                     flip if level.corner else flip + o)
+            if d + 1 == len(levels):
+                self._solution(g + c, label, child[0])
+            else:
+                self._push(heap, counter, ctx, g + c, child, d + 1, 0)
+
+    def _push(self, heap, counter, ctx, g, state, d, j):
+        """Push the first valid candidate >= j at level d, if any."""
+        _, levels, tail = ctx
+        level = levels[d]
+        cands = level.cands
+        _, used, twist, flip = state
+        while j < len(cands):
+            c, q, o = cands[j]
+            if not used >> (level.bit0 + q) & 1:
+                if level.last_corner and (twist + o) % 3:
+                    pass
+                elif level.last_edge and (flip + o) % 2:
+                    pass
+                else:
+                    f = g + c + tail[d + 1]
+                    if f <= self.limit():
+                        heapq.heappush(heap, (f, next(counter), g, state, d, j, ctx))
+                    return
+            j += 1
+
+    def _solution(self, cost, label, placements):
+        chosen = []
+        while placements is not None:
+            d, q, o, placements = placements
+            chosen.append((d, q, o))
+        chosen.reverse()
+        if self.check_parity:
+            cp = [q for d, q, o in chosen[:len(CORNER_NAMES)]]
+            ep = [q for d, q, o in chosen[len(CORNER_NAMES):]]
+            if parity(cp) != parity(ep):
+                return
+        self.found.append((cost, label, chosen))
+        self.found.sort(key=lambda item: item[0])
+        del self.found[2:]
+
+
+# A search node before any placement: (placements, used bits, twist, flip).
+_ROOT = (None, 0, 0, 0)
+
+
+def _tails(levels):
+    """tail[d]: the cheapest candidates of levels d.. summed; None if a level has none."""
+    tail = [0.0] * (len(levels) + 1)
+    for d in range(len(levels) - 1, -1, -1):
+        if not levels[d].cands:
+            return None
+        tail[d] = tail[d + 1] + levels[d].cands[0][0]
+    return tail
+
+
+def fill(letters, placements, corners, edges):
+    """Write the letters of chosen corners and edges into `letters` (a list)."""
+    for d, q, o in placements:
+        if d < len(corners):
+            spot, name, k_of = corners[d], CORNER_NAMES[q], _corner_turn
+        else:
+            spot, name, k_of = edges[d - len(corners)], EDGE_NAMES[q], _edge_turn
+        for k, i in enumerate(spot):
+            letters[i] = name[k_of(k, o, len(name))]

@@ -1,0 +1,57 @@
+"""The brick-time estimator: compute measured here -> seconds on the EV3 (a range).
+
+The EV3 is a 300 MHz ARM926EJ-S without a floating-point unit running
+CPython 3.5; this machine is a modern x86-64 core. A single factor ("x50")
+hides two things: how uncertain the ratio is, and that floating point is
+emulated in software on the brick. So the estimate is a range, and the
+work is split in two kinds with their own factors:
+
+  integer Python (the solvers' searches, the planner, the C kociemba
+  search)              INT_FACTOR   = (50, 150)
+  floating point (colour resolution: Lab conversion, distances, fits)
+                       FLOAT_FACTOR = (150, 450)
+
+Basis (docs/brick.md, /work/shared/reference/facts.md):
+- pure Python on the brick is reported 50-150x slower than a modern x86
+  core (start-up ~2 s against ~20 ms; a colour resolution 7 s on the EV3
+  against 50 ms on a Raspberry Pi 2, itself several times slower than a PC);
+- under qemu emulating the same ARM926 (armel-run) integer Python runs
+  about 10x slower than native and floating-point Python about 30x: the
+  soft-float library costs three times the integer work per operation, on
+  the emulator as on the real core (both run the same libgcc soft-float
+  routines). So the float factor is the integer factor x FLOAT_OVER_INT (3);
+- bench/brick.py measures the emulated/native ratios of a solve and of a
+  colour resolution again and records them next to this estimate.
+
+estimate(int_s, float_s) -> BrickTime(low, high, central) in seconds;
+central is the geometric mean of the bounds (the factors are ratios).
+"""
+
+import math
+from collections import namedtuple
+
+INT_FACTOR = (50.0, 150.0)        # brick seconds per second here, integer Python
+FLOAT_OVER_INT = 3.0              # soft-float work costs this much more per operation
+FLOAT_FACTOR = (INT_FACTOR[0] * FLOAT_OVER_INT, INT_FACTOR[1] * FLOAT_OVER_INT)
+
+BrickTime = namedtuple("BrickTime", ["low", "high", "central"])
+
+
+def estimate(int_s, float_s=0.0, int_factor=INT_FACTOR, float_factor=FLOAT_FACTOR):
+    """Brick seconds for int_s s of integer work and float_s s of float work here."""
+    low = int_s * int_factor[0] + float_s * float_factor[0]
+    high = int_s * int_factor[1] + float_s * float_factor[1]
+    return BrickTime(low, high, math.sqrt(low * high))
+
+
+def on_the_brick(int_s, float_s=0.0):
+    """Measured on the brick: the time itself (a range of width 0)."""
+    total = int_s + float_s
+    return BrickTime(total, total, total)
+
+
+def describe(t):
+    """'12-37 s' (or '12 s' when the range has no width)."""
+    if abs(t.high - t.low) < 0.05:
+        return "{:.1f} s".format(t.low)
+    return "{:.1f}-{:.1f} s".format(t.low, t.high)

@@ -1,0 +1,178 @@
+"""One job: scan -> resolve -> solve -> plan -> execute, emitting events.
+
+`run_job(robot, size, emit=None, stop=None, budget=None, ...)` returns the
+`cubebot demo --json` object:
+  solved, size, moves (list of str), flips, actions ({kind: count}),
+  scan_seconds (homing + scanning, robot clock), compute_seconds (resolve +
+  solve + plan as the brick would take them: robot.brick_time, by default
+  cubebot.robot.job.brick_time.estimate, maps the CPU time measured here to a range of
+  brick seconds, colour resolution weighted as floating point and solve +
+  plan as integer work; compute_seconds is the range's central value and
+  compute_range_seconds [low, high] the range; on the real brick the
+  measured time itself. CPU time, of this process and of the solver's
+  reaped child processes, so that other load on the machine does not
+  inflate it, and a search spread over several cores counts as it would on
+  the brick's one), total_range_seconds the total with that range,
+  turn_seconds (executing, robot clock), total_seconds, state (the scanned
+  facelets), rescans, planned_seconds and naive_seconds (the plan's and the
+  naive planner's estimates in the same time model);
+  on an unresolvable scan: solved false, doubtful (facelets), error.
+Events (docs/architecture.md): state, scan_progress, solution,
+move_progress, finished.
+"""
+
+import time
+
+from cubebot.robot.errors import RobotError, check_stop
+from cubebot.robot.job import brick_time as bt
+from cubebot.robot.job.executor import Executor
+from cubebot.robot.machine.timing import AWAY, TimeModel
+
+
+class Robot(object):
+    """What the pipeline drives: a Mechanism, its Config, and for a simulated
+    robot the World (checked after the run). last_scan: the de-facto JSON
+    object of the last scan's raw readings. profile: a colour profile
+    (cubebot.robot.colour.profile, from `cubebot calibrate`) or None for the defaults."""
+
+    def __init__(self, mechanism, world=None, brick_time=bt.estimate, debug=False, profile=None):
+        self.mechanism = mechanism
+        self.profile = profile
+        self.config = mechanism.config
+        self.world = world
+        self.brick_time = brick_time          # (int_s, float_s) -> brick_time.BrickTime
+        self.debug = debug
+        self.last_scan = None
+        self.last_readings = None
+
+
+def cpu_seconds():
+    """CPU seconds (user + system) used so far by this process and its reaped children."""
+    used = time.process_time()
+    try:
+        import resource
+    except ImportError:         # not a Unix: no child processes are counted
+        return used
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used + children.ru_utime + children.ru_stime
+
+
+def _emit_fn(emit):
+    return emit if emit is not None else (lambda name, payload: None)
+
+
+def _scan(robot, size, emit, stop, resolve):
+    from cubebot.robot.job.scan import Scanner
+    if resolve is None:
+        from cubebot.robot.colour.resolve import resolve
+    from cubebot.robot.colour.scanfile import dump_defacto
+    mech = robot.mechanism
+    start = mech.now_s()
+    used = [0.0]
+
+    def timed_resolve(readings, n, profile=None):
+        t0 = cpu_seconds()
+        try:
+            return resolve(readings, n) if profile is None else resolve(readings, n, profile)
+        finally:
+            used[0] += cpu_seconds() - t0
+
+    emit("state", {"state": "scanning"})
+    try:
+        if not mech.homed:
+            mech.home()
+        if not mech.cube_present():
+            raise RobotError("no cube on the table: the proximity sensor sees nothing nearer than "
+                             "{} cm".format(robot.config.cube_present_cm))
+        result = Scanner(mech, size, emit=emit, stop=stop).scan(timed_resolve, profile=robot.profile)
+        mech.move_arm_named("park")
+    except BaseException:
+        mech.release()
+        raise
+    robot.last_readings = result.readings
+    robot.last_scan = dump_defacto([list(s) for s in result.readings], size)
+    return result, mech.now_s() - start, used[0]
+
+
+def scan_job(robot, size, emit=None, stop=None, resolve=None):
+    """Scan only: {"size", "state" (or None), "doubtful", "rescans", "scan_seconds"}."""
+    emit = _emit_fn(emit)
+    result, seconds, _ = _scan(robot, size, emit, stop, resolve)
+    out = {"size": size, "state": result.state, "doubtful": result.doubtful,
+           "rescans": result.rescans, "scan_seconds": round(seconds, 3)}
+    emit("finished", out)
+    return out
+
+
+def _solve_and_plan(robot, size, state, where, budget, solve):
+    from cubebot.robot.plan import planner
+    from cubebot.solver.moves import format_move
+    if solve is None:
+        from cubebot.solver.api import solve
+    model = TimeModel.from_config(robot.config)
+    t0 = cpu_seconds()
+    solution = solve(state, size=size, budget=budget)
+    candidates = list(solution.candidates) if solution.candidates else [solution.moves]
+    best = planner.choose_fastest(candidates, where, model, AWAY, size)
+    plan = planner.plan(best, where, model, AWAY, size)
+    compute = cpu_seconds() - t0
+    naive = planner.plan_naive(best, where, model, AWAY, size)
+    return plan, naive, [format_move(m) for m in best], compute
+
+
+def run_job(robot, size, emit=None, stop=None, budget=None, solve=None, resolve=None):
+    """The whole job; see the module docstring. Raises Stopped on a stop request."""
+    from cubebot.robot.machine.actions import counts
+    emit = _emit_fn(emit)
+    truth = robot.world.state() if robot.world is not None else None
+    scan, scan_s, resolve_s = _scan(robot, size, emit, stop, resolve)
+    result = {"size": size, "scan_seconds": round(scan_s, 3), "rescans": scan.rescans,
+              "state": scan.state}
+    if scan.state is None:
+        result.update({"solved": False, "doubtful": scan.doubtful, "moves": [], "flips": 0,
+                       "actions": counts([]), "compute_seconds": 0.0, "turn_seconds": 0.0,
+                       "total_seconds": round(scan_s, 3),
+                       "error": "the scan did not resolve after {} rescans: {} facelets in doubt".format(
+                           scan.rescans, len(scan.doubtful))})
+        emit("finished", result)
+        return result
+    check_stop(stop)
+    emit("state", {"state": "solving"})
+    plan, naive, moves, compute = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
+    brick = robot.brick_time(compute, resolve_s)
+    compute_s = brick.central
+    emit("solution", {"moves": moves, "state": scan.state})
+    check_stop(stop)
+    emit("state", {"state": "turning"})
+    mech = robot.mechanism
+    t0 = mech.now_s()
+    executor = Executor(mech, stop=stop, emit=emit, world=robot.world, debug=robot.debug)
+    ok = executor.run(plan, start_state=scan.state if robot.world is None else None,
+                      start_where=scan.where)
+    turn_s = mech.now_s() - t0
+    solved = ok and (robot.world.is_solved() if robot.world is not None else True)
+    tally = counts(plan.actions)
+    result.update({
+        "solved": bool(solved), "moves": moves, "flips": tally["flip"], "actions": tally,
+        "compute_seconds": round(compute_s, 3), "turn_seconds": round(turn_s, 3),
+        "total_seconds": round(scan_s + compute_s + turn_s, 3),
+        "compute_range_seconds": [round(brick.low, 3), round(brick.high, 3)],
+        "total_range_seconds": [round(scan_s + brick.low + turn_s, 3),
+                                round(scan_s + brick.high + turn_s, 3)],
+        "planned_seconds": round(plan.seconds, 3), "naive_seconds": round(naive.seconds, 3),
+        "naive_flips": counts(naive.actions)["flip"],
+    })
+    if not solved:
+        result["error"] = _why_not_solved(truth, scan.state, robot.world, size)
+    emit("finished", result)
+    return result
+
+
+def _why_not_solved(truth, scanned, world, size):
+    """One line on why a simulated run did not end solved."""
+    if world is not None and world.faults:
+        return "mechanism fault: " + world.faults[0]
+    if truth is not None and size % 2 == 1 and truth != scanned:
+        wrong = sum(1 for a, b in zip(truth, scanned) if a != b)
+        return "the scan read {} facelets wrong: the solution was for another cube".format(wrong)
+    return "the cube did not end solved"

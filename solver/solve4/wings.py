@@ -1,0 +1,140 @@
+"""The wing-orientation stage: every edge gets one wing in each pair orbit.
+
+Runs after the centres are on their axes with the wing permutation even
+(centres.UDStage). Moves (AxisMoves, 15): the fixed-frame generators that
+keep every centre colour on its axis and the wing permutation even: U, R, F
+(any turn) and the half turns Uw2, Rw2, Fw2, 3Uw2, 3Rw2, 3Fw2.
+
+Goal: for one choice of an "A wing" per edge, the A wings exactly on the
+A-orbit slots (orbits.ORBIT_A); then every edge has a wing in each orbit,
+as the slice and pairs stages need. Of the 2^12 = 4096 choices only the 2048 that leave the
+A and B wings permuted with the same parity are used (choice_masks).
+
+Table 4x4-eo: which 12 of the 24 wing slots hold the chosen A wings,
+C(24, 12) = 2,704,156 ranks (colex, masks.CombCoord), 4 bits each, the
+exact distance to the mask of ORBIT_A (at most 13). At the start the stage
+ranks the masks of the 2048 choices, keeps the nearest, and IDA* walks
+straight down the exact table.
+"""
+
+from cubebot.solver.coords import binomial
+from cubebot.solver.tables import UNREACHED, bfs
+from cubebot.solver.solve4.centres import UD_SLOTS, CentreStage, UDStage
+from cubebot.solver.solve4.masks import MaskMover, MaskStage, mask_of_slots
+from cubebot.solver.solve4.model import N_WINGS, permutation_parity, wing_map
+from cubebot.solver.solve4.orbits import N_ORBIT, ORBIT_A, PHASE3_MOVES, wing_perm
+
+N_EO = binomial(N_WINGS, N_ORBIT)       # C(24, 12) = 2,704,156
+N_EDGES = N_WINGS // 2
+
+
+def axis_moves():
+    """The fixed-frame moves that keep all centres on their axes and the wings even."""
+    ud = UDStage()
+    on_axis = mask_of_slots(UD_SLOTS)
+    return [m for i, m in enumerate(ud.moves)
+            if ud.mover.apply(on_axis, i) == on_axis and not permutation_parity(wing_map(m))]
+
+
+class CentreOrbitStage(object):
+    """Table spec: centres (on their axes) into a configuration the slice and pairs stages can solve.
+
+    Orbit moves (PHASE3_MOVES) turn the R and L centres only by half turns, so only
+    58,800 of the 343,000 on-axis configurations (centres.CentreStage
+    coordinate) can be solved by the slice and pairs stages: the goals here, found by the
+    shared builder from the solved centres under orbits.PHASE3_MOVES. Table
+    4x4-centres-p3: the distance to them under axis_moves().
+    """
+
+    table = "4x4-centres-p3"
+
+    def __init__(self):
+        self.cs = CentreStage()
+        self.size = self.cs.size
+        self.moves = axis_moves()
+        self.mover = MaskMover(self.moves)
+
+    def apply(self, state, i):
+        move = self.mover.apply
+        return (move(state[0], i), move(state[1], i), move(state[2], i))
+
+    def rank(self, state):
+        return self.cs.rank(state)
+
+    def goals(self):
+        cs, mover = self.cs, MaskMover(PHASE3_MOVES)
+
+        def neighbours(rank):
+            a, b, c = cs.unrank(rank)
+            move = mover.apply
+            return [cs.rank((move(a, i), move(b, i), move(c, i))) for i in range(len(PHASE3_MOVES))]
+
+        reached = bfs(cs.goals(), neighbours, n_states=self.size)
+        return [r for r in range(self.size) if reached[r] != UNREACHED]
+
+    def neighbours(self, rank):
+        state = self.cs.unrank(rank)
+        return [self.rank(self.apply(state, i)) for i in range(len(self.moves))]
+
+
+class EOStage(MaskStage):
+    """State = mask of the wing slots holding the chosen A wings."""
+
+    table = "4x4-eo"
+
+    def __init__(self):
+        MaskStage.__init__(self, axis_moves(), wing_perm, range(N_WINGS), N_ORBIT, ORBIT_A)
+        assert self.size == N_EO
+
+    def start(self, pos, table):
+        """The mask of the best choice of A wings for wing positions pos (table: 4x4-eo)."""
+        rank = self.coord.rank
+        return min((table[rank(mask)], mask) for mask in choice_masks(pos))[1]
+
+
+def choice_masks(pos):
+    """The A-wing masks of the 2048 usable choices of one wing (2e or 2e+1) per edge e.
+
+    The pairs stage can pair the edges only if the A wings and the B wings are
+    permuted (as edges) with the same parity. With the wing permutation
+    even, that holds exactly when an even number of edges have as A wing
+    the piece whose home slot is in the B orbit; the other choices are left
+    out.
+    """
+    in_a = set(ORBIT_A)
+    masks = ([0], [])                     # by parity of A wings whose home is in orbit B
+    for e in range(N_EDGES):
+        first, second = 2 * e, 2 * e + 1
+        if first not in in_a:
+            first, second = second, first
+        at_a, at_b = 1 << pos[first], 1 << pos[second]
+        even, odd = masks
+        masks = ([m | at_a for m in even] + [m | at_b for m in odd],
+                 [m | at_a for m in odd] + [m | at_b for m in even])
+    return masks[0]
+
+
+class WingStage(object):
+    """The search of the stage: state (A-wing mask, centre masks), axis moves.
+
+    Heuristic: max of 4x4-eo and 4x4-centres-p3 (each exact for its part);
+    goal: both 0.
+    """
+
+    def __init__(self, eo_table, centre_table):
+        self.eo = EOStage()
+        self.centres = CentreOrbitStage()
+        self.moves = self.eo.moves
+        self.eo_table = eo_table
+        self.centre_table = centre_table
+
+    def start(self, symbols, pos):
+        return (self.eo.start(pos, self.eo_table), self.centres.cs.start(symbols))
+
+    def apply(self, state, i):
+        return (self.eo.apply(state[0], i), self.centres.apply(state[1], i))
+
+    def heuristic(self, state):
+        a = self.eo_table[self.eo.rank(state[0])]
+        b = self.centre_table[self.centres.rank(state[1])]
+        return a if a > b else b

@@ -1,0 +1,68 @@
+"""cubebot.robot.job.brick_time: the estimate's arithmetic, its use in the job result and the report."""
+
+import random
+
+import pytest
+
+from cubebot.robot.cli.demo import report
+from cubebot.robot.hw.sim.ideal_sensor import IdealSensorModel
+from cubebot.robot.job import brick_time
+from cubebot.robot.job.pipeline import run_job
+from cubebot.robot.job.robots import make_sim_robot, scramble
+
+from .simfakes import inverse_solver, nearest_resolve
+
+
+def test_integer_and_float_work_have_their_own_factors():
+    t = brick_time.estimate(1.0, 0.0)
+    assert (t.low, t.high) == brick_time.INT_FACTOR
+    f = brick_time.estimate(0.0, 1.0)
+    assert (f.low, f.high) == brick_time.FLOAT_FACTOR
+    # floating point is emulated in software on the brick: it weighs more
+    assert f.low > t.low and f.high > t.high
+    both = brick_time.estimate(0.2, 0.1)
+    assert both.low == pytest.approx(0.2 * t.low + 0.1 * f.low)
+    assert both.high == pytest.approx(0.2 * t.high + 0.1 * f.high)
+    assert both.low < both.central < both.high
+    assert both.central == pytest.approx((both.low * both.high) ** 0.5)
+
+
+def test_on_the_brick_the_measured_time_is_the_time():
+    t = brick_time.on_the_brick(0.5, 0.25)
+    assert t == (0.75, 0.75, 0.75)
+    assert brick_time.describe(t) == "0.8 s"
+    assert brick_time.describe(brick_time.estimate(0.1)) == "5.0-15.0 s"
+
+
+def _job(estimator=None):
+    _, moves = scramble(3, random.Random(4))
+    robot = make_sim_robot(3, 4, sensor_model=IdealSensorModel())
+    if estimator is not None:
+        robot.brick_time = estimator
+    return run_job(robot, 3, solve=inverse_solver(moves), resolve=nearest_resolve)
+
+
+def test_the_job_reports_a_brick_range_around_its_compute_estimate():
+    result = _job()
+    low, high = result["compute_range_seconds"]
+    assert 0 < low <= result["compute_seconds"] <= high
+    assert high >= low * 2.9              # a 50-150x spread is a range, not a point
+    total_low, total_high = result["total_range_seconds"]
+    fixed = result["scan_seconds"] + result["turn_seconds"]
+    assert total_low == pytest.approx(fixed + low, abs=0.01)
+    assert total_high == pytest.approx(fixed + high, abs=0.01)
+    text = report(result, color=False)
+    assert "compute {:.1f}-{:.1f} s".format(low, high) in text
+
+
+def test_the_job_takes_the_estimator_it_is_given():
+    seen = []
+
+    def estimator(int_s, float_s):
+        seen.append((int_s, float_s))
+        return brick_time.on_the_brick(int_s, float_s)
+
+    result = _job(estimator)
+    assert len(seen) == 1 and seen[0][0] > 0
+    assert result["compute_range_seconds"][0] == result["compute_range_seconds"][1]
+    assert result["compute_seconds"] == pytest.approx(sum(seen[0]), abs=0.001)
