@@ -8,7 +8,7 @@ Nothing is assumed about the sensor's scale, gains or the cube's six colours:
    shift along its axis, and a dim channel (a few counts) is compressed so
    that its quantisation noise does not dominate;
 2. the six classes start as a balanced clustering of the body facelets
-   (robot.clusters: every colour covers the same number of them), or from a
+   (cubebot.robot.colour.clusters: every colour covers the same number of them), or from a
    calibration profile when one is given;
 3. each class is a Gaussian in that log space, full covariance, shrunk
    towards the pooled one and floored (FEATURE_SD_MIN); the cost of class k

@@ -12,7 +12,7 @@
    cube searched again until it stays the same (REFIT_ROUNDS at most);
 4. the decision rules (`_decide`) report a scan whose best cube is not
    clearly the one (ScanUnresolved names the facelets to rescan);
-5. the EV3 count model (robot.countmodel) gives a second opinion on cubes
+5. the EV3 count model (cubebot.robot.colour.countmodel) gives a second opinion on cubes
    that needed corrections, where it describes the scan (`_counts_apply`).
 """
 
@@ -70,7 +70,7 @@ MAX_NODES = 5000
 # Views that must agree: "raw" (cubebot.robot.colour.rawmodel) or a key of cubebot.robot.colour.space.SPACES
 # (cubebot.robot.colour.labmodel); the first one's costs are reported.
 SPACES = ("raw",)
-# The EV3 count model (robot.countmodel) describes a scan whose fitted noise
+# The EV3 count model (cubebot.robot.colour.countmodel) describes a scan whose fitted noise
 # scale is at most this (its nominal noise is 1).
 COUNTS_APPLY_SCALE = 2.0
 # ... and its readings lie on a count scale: the median brightest channel at least this.
@@ -290,7 +290,7 @@ def resolve(readings, n, profile=None):
     readings of the wrong shape.
 
     Two models judge the scan: the model learned from the scan (cubebot.robot.colour.rawmodel,
-    any sensor) and the EV3 count model (robot.countmodel: the EV3 sensor's
+    any sensor) and the EV3 count model (cubebot.robot.colour.countmodel: the EV3 sensor's
     noise in raw counts). The count model speaks only where it describes the
     scan (`_counts_apply`); then a cube is returned only if no model that
     applies reports the scan or reads another cube.
