@@ -15,6 +15,7 @@ import datetime
 import importlib.util
 import os
 import platform
+import random
 import sys
 import time
 
@@ -30,7 +31,9 @@ record = _record_module.record
 
 from cubebot.robot.job import brick_time  # noqa: E402
 from cubebot.robot.job.pipeline import run_job  # noqa: E402
-from cubebot.robot.job.robots import make_sim_robot  # noqa: E402
+from cubebot.robot.colour.scheme import SCHEMES  # noqa: E402
+from cubebot.robot.hw.sim.sensor_model import SensorModel  # noqa: E402
+from cubebot.robot.job.robots import SENSOR_SEED_OFFSET, make_sim_robot  # noqa: E402
 
 SEEDS = 200
 SIZES = (3, 2)
@@ -56,10 +59,13 @@ def load_average():
         return "?"
 
 
-def run_size(size, seeds):
+def run_size(size, seeds, scheme="standard", real=False):
     rows = []
     for seed in range(seeds):
-        robot = make_sim_robot(size, seed)
+        sensor = None
+        if scheme != "standard" or real:
+            sensor = SensorModel(random.Random(seed + SENSOR_SEED_OFFSET), scheme=scheme, real=real)
+        robot = make_sim_robot(size, seed, sensor_model=sensor)
         result = run_job(robot, size)
         result["seed"] = seed
         rows.append(result)
@@ -111,14 +117,20 @@ def summarise(size, rows):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=SEEDS)
+    parser.add_argument("--scheme", default="standard", choices=sorted(SCHEMES),
+                        help="colour scheme of the scanned cube (printed, not recorded)")
+    parser.add_argument("--real-sensor", action="store_true",
+                        help="the simulated sensor with the real EV3's traits (printed, not recorded)")
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args(argv)
+    if args.scheme != "standard" or args.real_sensor:
+        args.no_record = True
     t0 = time.time()
     load_before = load_average()
     sections = []
     verdicts = []
     for size in SIZES:
-        rows = run_size(size, args.seeds)
+        rows = run_size(size, args.seeds, args.scheme, args.real_sensor)
         lines, saving, total, failed = summarise(size, rows)
         sections += lines + [""]
         verdicts.append("{}x{}x{}: {} not solved; turning {:.1%} below naive".format(

@@ -1,144 +1,292 @@
-"""A second colour model of one scan, in raw counts: the sensor's own noise model.
+"""The colour model of one scan, learned from the scan itself: per facelet, the cost of each class.
 
-A facelet of class k reads x = b * mu_k + noise, where mu_k is the class's
-reading in this scan's light, b the facelet's brightness (the arm's distance,
-log-normal around 1) and the noise per channel has a part proportional to
-the reading (JITTER) and a constant part (FLOOR counts). A dark channel (the
-blue of red and orange: a few counts) is thereby trusted little. The cost of
-class k is the negative log-likelihood at the best b, minus the facelet's
-lowest, capped at COST_CAP. Same interface as cubebot.robot.colour.labmodel.ColourModel.
+Nothing is assumed about the sensor's scale, gains or the cube's six colours:
+1. each reading becomes its per-channel logarithm after adding an offset
+   (`log_features`), OFFSET_SHARE of the scan's typical level but at least
+   OFFSET_QUANTA steps of the scan's own resolution (1 count, 1/1020, ...):
+   a brightness change is then a shift along (1, 1, 1), a channel gain a
+   shift along its axis, and a dim channel (a few counts) is compressed so
+   that its quantisation noise does not dominate;
+2. the six classes start as a balanced clustering of the body facelets
+   (cubebot.robot.colour.clusters: every colour covers the same number of them), or from a
+   calibration profile when one is given;
+3. each class is a Gaussian in that log space, full covariance, shrunk
+   towards the pooled one and floored (FEATURE_SD_MIN); the cost of class k
+   is its negative log-likelihood minus the facelet's lowest, capped at
+   COST_CAP, times the facelet's weight;
+4. the middle centres of odd cubes are read from another spot on some robots
+   and look unlike the body: their look is the body's class plus one shift
+   (a per-channel gain) for all six, first the log-space grey world of the
+   six (each colour is one centre) and after a resolve the median of each
+   centre's offset from its class, with a wider spread (CENTRE_VAR_FACTOR);
+5. `refit(classes)` re-estimates everything from a resolved cube.
+
+`scale` is the scan's noise against how far apart its colours are: the
+squared ratio of QUIET_SEPARATION to the smallest Mahalanobis distance
+between two class means; at most 1 means a quiet scan.
 """
 
 import math
 
-from cubebot.robot.colour.space import MIN_COUNT, channel_gain, mean_rgb, median, unscale
+from .clusters import balanced_kmeans
 from cubebot.robot.colour.labmodel import COST_CAP, OUTLIER_COST
+from cubebot.robot.colour.space import mean_rgb, median
 from cubebot.robot.colour.pieces import orbits
 
-# Noise per channel: sd = JITTER * reading + FLOOR counts.
-JITTER = 0.05
-FLOOR = 4.0
-# Spread of log brightness from facelet to facelet; centres spread more.
-BRIGHTNESS_SD = 0.2
-CENTRE_BRIGHTNESS_SD = 0.3
-# The noise scale (variance against the nominal model) stays within these.
-SCALE_MIN, SCALE_MAX = 0.2, 4.0
-# Median misfit of a facelet under its class when the nominal model is right:
-# half the median of a chi-square with 2 degrees of freedom (3 channels, 1 brightness).
-MEDIAN_MISFIT = math.log(2.0)
-# A reading that fits no class better than this (negative log-likelihood, noise
-# scale applied) is junk: its nearest colour is no evidence (`junk[i]`), so it
-# costs the same for every class and is left out of the refit.
+# The log offset: this share of the scan's typical level (median brightest channel) ...
+OFFSET_SHARE = 0.02
+# ... and at least this many steps of the readings' resolution.
+OFFSET_QUANTA = 3.0
+# Smallest standard deviation of a class along any direction (log units: ~2%).
+FEATURE_SD_MIN = 0.005
+# Pseudo-members of the pooled covariance in each class's covariance.
+COVARIANCE_PRIOR = 3.0
+# The middle centres' spread against the body's, and an extra sd (log units).
+CENTRE_VAR_FACTOR = 2.0
+CENTRE_SD_EXTRA = 0.08
+# A reading whose Mahalanobis misfit (half the squared distance) under every
+# class is at least this is junk: no evidence (cost 0 for every class), left
+# out of the refit.
 JUNK_COST = 20.0
-# Brightness is searched within these factors.
-BRIGHTNESS_MIN, BRIGHTNESS_MAX = 0.3, 3.0
+# Pseudo-facelets of no offset in each face's cast estimate (cubebot.robot.colour.rawmodel._face_shifts).
+FACE_SHIFT_PRIOR = 2.0
+FACE_SHIFTS = True
+SIZE_PRIOR = True
+# Class means this many sd apart (Mahalanobis) make a quiet scan (scale 1).
+QUIET_SEPARATION = 3.0
+# The noise scale stays within these.
+SCALE_MIN, SCALE_MAX = 0.05, 20.0
 
 
-def _nll(x, mu, bright_sd):
-    """(fit, prior): the negative log-likelihood of reading x for class reading mu
-    at the best brightness, split into the channels' misfit and the brightness prior."""
-    var = [(JITTER * c) ** 2 + FLOOR * FLOOR for c in x]
-    num = sum(c * m / v for c, m, v in zip(x, mu, var))
-    den = sum(m * m / v for m, v in zip(mu, var))
-    b = min(BRIGHTNESS_MAX, max(BRIGHTNESS_MIN, num / den if den > 0 else 1.0))
-    fit = sum((c - b * m) ** 2 / (2.0 * v) for c, m, v in zip(x, mu, var))
-    return fit, math.log(b) ** 2 / (2.0 * bright_sd * bright_sd)
+def resolution(values):
+    """The smallest step between distinct channel values (the sensor's quantum)."""
+    distinct = sorted(set(values))
+    steps = [b - a for a, b in zip(distinct, distinct[1:]) if b - a > 0]
+    if not steps:
+        return 1.0
+    return max(min(steps), 1e-9)
+
+
+def log_offset(combined, quantum=None):
+    """The offset added before the logarithm for this scan (see module doc).
+
+    quantum: the resolution of the raw samples (`resolution` of all their
+    channel values); by default that of `combined` (right for one sample per
+    facelet: combined samples are no longer on the sensor's steps).
+    """
+    values = [c for x in combined for c in x]
+    level = median([max(x) for x in combined]) or max(values) or 1.0
+    step = resolution(values) if quantum is None else quantum
+    return max(OFFSET_SHARE * level, OFFSET_QUANTA * step)
+
+
+def log_features(rgb, offset):
+    """(log r, log g, log b) of a reading with `offset` added to each channel."""
+    return tuple(math.log(max(c, 0.0) + offset) for c in rgb)
+
+
+def _mean(vectors):
+    count = float(len(vectors))
+    return tuple(sum(v[a] for v in vectors) / count for a in range(3))
+
+
+def _scatter(vectors, mean):
+    out = [[0.0] * 3 for _ in range(3)]
+    for v in vectors:
+        d = [v[a] - mean[a] for a in range(3)]
+        for a in range(3):
+            for b in range(3):
+                out[a][b] += d[a] * d[b]
+    return out
+
+
+def _inverse(m):
+    """(inverse, log determinant) of a symmetric positive definite 3x3 matrix."""
+    a, b, c = m[0]
+    d, e, f = m[1]
+    g, h, i = m[2]
+    co = [e * i - f * h, -(d * i - f * g), d * h - e * g]
+    det = a * co[0] + b * co[1] + c * co[2]
+    det = max(det, 1e-30)
+    inv = [[co[0] / det, -(b * i - c * h) / det, (b * f - c * e) / det],
+           [co[1] / det, (a * i - c * g) / det, -(a * f - c * d) / det],
+           [co[2] / det, -(a * h - b * g) / det, (a * e - b * d) / det]]
+    return inv, math.log(det)
+
+
+def _maha(x, mean, inv):
+    d = [x[a] - mean[a] for a in range(3)]
+    return sum(d[a] * inv[a][b] * d[b] for a in range(3) for b in range(3))
 
 
 class RawModel(object):
     """Costs `cost[i][k]` of facelet i being class k, for one scan (see module doc).
 
-    `weights[i]` (default 1) multiplies facelet i's costs: the evidence of its
-    samples against that of a typical facelet of the scan (cubebot.robot.colour.resolve
-    passes the sample count over the scan's median count, so a facelet read
-    again five times outweighs the one reading of its neighbour).
-
-    `scale` is the scan's noise variance against the nominal JITTER/FLOOR
-    model, re-estimated at every refit from the facelets' misfit under their
-    classes (robust: a median), so that a quiet sensor gets sharp costs and a
-    noisy one soft costs.
+    combined: one (r, g, b) per facelet (URFDLB), any scale; n: the size;
+    profile: a colour profile (cubebot.robot.colour.profile) to start the classes from,
+    or None to start from the scan alone; weights[i] (default 1) multiplies
+    facelet i's costs (its evidence against a typical facelet's); quantum:
+    the raw samples' resolution (`resolution`), if several were combined.
+    `references[k]` is class k's mean reading (the scan's own units);
+    `junk[i]` flags readings that fit no class.
     """
 
-    def __init__(self, combined, n, profile, weights=None):
-        refs = profile["facelets"]
+    def __init__(self, combined, n, profile=None, weights=None, quantum=None):
         self.combined = combined
         self.weights = weights or [1.0] * len(combined)
         self.fixed = orbits(n).fixed
         fixed = set(self.fixed)
         self.body = [i for i in range(len(combined)) if i not in fixed]
-        gain = channel_gain([combined[i] for i in self.body], refs)
-        self.references = [unscale(r, gain) for r in refs]
-        self.centre_refs = None
-        if self.fixed:
-            crefs = profile.get("centres") or refs
-            cgain = channel_gain([combined[i] for i in self.fixed], crefs)
-            self.centre_refs = [unscale(r, cgain) for r in crefs]
+        self.offset = log_offset(combined, quantum)
+        self.raw_feats = [log_features(x, self.offset) for x in combined]
+        self.feats = list(self.raw_feats)
+        self.nn = n * n
+        self.junk = [False] * len(combined)
         self.scale = 1.0
-        self.centre_scale = 1.0
-        self._costs(self.references)
-        # First refinement: each class from the facelets nearest to it.
-        self.refit([min(range(6), key=row.__getitem__) for row in self.cost])
+        body_feats = [self.feats[i] for i in self.body]
+        if profile is not None:
+            starts = [log_features(r, self.offset) for r in profile["facelets"]]
+            shift = [a - b for a, b in zip(_mean(body_feats), _mean(starts))]
+            starts = [tuple(s + d for s, d in zip(start, shift)) for start in starts]
+            groups = balanced_kmeans(body_feats, 6, starts)
+        else:
+            groups = balanced_kmeans(body_feats, 6)
+        classes = [None] * len(combined)
+        for k, group in enumerate(groups):
+            for j in group:
+                classes[self.body[j]] = k
+        self.shift = None
+        self._fit(classes, [True] * len(combined))
+        if self.fixed:
+            # Log-space grey world of the six centres: one of each colour.
+            centre_mean = _mean([self.feats[i] for i in self.fixed])
+            self.shift = [a - b for a, b in zip(centre_mean, _mean(self.means))]
+        self._costs()
 
     def refit(self, classes):
-        """Class readings and noise scale from a resolved cube (class per facelet).
+        """Class statistics and the centres' shift from a resolved cube (class per facelet).
 
         Facelets that read clearly unlike their class (OUTLIER_COST) are left out.
         """
-        groups = [[] for _ in range(6)]
-        body = [i for i in self.body if not self.junk[i]]
-        for i in body:
-            row = self.cost[i]
-            if row[classes[i]] - min(row) < OUTLIER_COST:
-                groups[classes[i]].append(self.combined[i])
-        mus = [mean_rgb(g) if len(g) >= 2 else mu for g, mu in zip(groups, self.mus)]
-        misfit = [_nll(self.combined[i], mus[classes[i]], BRIGHTNESS_SD)[0] for i in body]
-        if misfit:          # else every reading is junk (a dead sensor): keep the scale
-            self.scale = min(SCALE_MAX, max(SCALE_MIN, median(misfit) / MEDIAN_MISFIT))
+        keep = [not self.junk[i] and self.cost[i][classes[i]] - min(self.cost[i]) < OUTLIER_COST
+                for i in range(len(classes))]
+        self._fit(classes, keep)
+        if FACE_SHIFTS:
+            self._face_shifts(classes, keep)
+            self._fit(classes, keep)
         centre_classes = [classes[i] for i in self.fixed]
         if self.fixed and len(set(centre_classes)) == len(centre_classes):
-            self.centre_refs = self._centre_refs(centre_classes, mus)
-            self.centre_scale = self.scale
-        self._costs(mus)
+            offsets = [[self.feats[i][a] - self.means[k][a] for a in range(3)]
+                       for i, k in zip(self.fixed, centre_classes)]
+            self.shift = [median([o[a] for o in offsets]) for a in range(3)]
+        self._costs()
 
-    def _centre_refs(self, centre_classes, mus):
-        """The class readings as the middle centres see them, from a resolved cube.
-
-        The centres are read from another arm position: one gain per channel
-        for all six (the reading over the class reading, each centre's own
-        brightness divided out, the median over the centres, so that one
-        wild centre does not move it).
-        """
-        shapes, levels = [], []
-        for i, k in zip(self.fixed, centre_classes):
-            ratio = [max(c, MIN_COUNT) / max(m, MIN_COUNT) for c, m in zip(self.combined[i], mus[k])]
-            level = (ratio[0] * ratio[1] * ratio[2]) ** (1.0 / 3.0)
-            levels.append(level)
-            shapes.append([r / level for r in ratio])
-        level = median(levels)
-        gain = [level * median([s[ch] for s in shapes]) for ch in range(3)]
-        return [unscale(mu, gain) for mu in mus]
-
-    def _costs(self, mus):
-        self.mus = mus
-        cost, junk = [], []
+    def _face_shifts(self, classes, keep):
+        """Take out each face's own cast: the median offset of its body facelets
+        from their classes (a webcam photographs each face in its own light),
+        shrunk by FACE_SHIFT_PRIOR pseudo-facelets of no offset."""
         fixed = set(self.fixed)
-        for i, x in enumerate(self.combined):
-            if i in fixed:
-                refs, bright_sd, scale = self.centre_refs, CENTRE_BRIGHTNESS_SD, self.centre_scale
+        shifts = []
+        for face in range(6):
+            offsets = [[self.raw_feats[i][a] - self.means[classes[i]][a] for a in range(3)]
+                       for i in range(face * self.nn, (face + 1) * self.nn)
+                       if i not in fixed and keep[i]]
+            if not offsets:
+                shifts.append([0.0, 0.0, 0.0])
+                continue
+            share = len(offsets) / (len(offsets) + FACE_SHIFT_PRIOR)
+            shifts.append([share * median([o[a] for o in offsets]) for a in range(3)])
+        mean = [sum(s[a] for s in shifts) / 6.0 for a in range(3)]
+        self.feats = [tuple(x[a] - shifts[i // self.nn][a] + mean[a] for a in range(3))
+                      for i, x in enumerate(self.raw_feats)]
+
+    def _fit(self, classes, keep):
+        groups = [[] for _ in range(6)]
+        for i in self.body:
+            if keep[i] and classes[i] is not None:
+                groups[classes[i]].append(i)
+        old = getattr(self, "means", None)
+        means, scatters, counts = [], [], []
+        for k, group in enumerate(groups):
+            if len(group) >= 2 or old is None and group:
+                mean = _mean([self.feats[i] for i in group])
             else:
-                refs, bright_sd, scale = mus, BRIGHTNESS_SD, self.scale
-            row = []
-            for mu in refs:
-                fit, prior = _nll(x, mu, bright_sd)
-                row.append(fit / scale + prior)
+                mean = old[k] if old is not None else (0.0, 0.0, 0.0)
+            means.append(mean)
+            scatters.append(_scatter([self.feats[i] for i in group], mean))
+            counts.append(len(group))
+        total = max(1, sum(counts))
+        floor = FEATURE_SD_MIN ** 2
+        pooled = [[sum(s[a][b] for s in scatters) / total + (floor if a == b else 0.0)
+                   for b in range(3)] for a in range(3)]
+        covs = []
+        trace = sum(pooled[a][a] for a in range(3))
+        for s, count in zip(scatters, counts):
+            # The prior has the pooled shape at this class's own size (its
+            # variance summed over channels), so that a tight class (a
+            # saturated white) stays tight and a broad one broad.
+            own = sum(s[a][a] for a in range(3)) / count if count >= 2 else trace
+            size = (count * own + COVARIANCE_PRIOR * trace) / (count + COVARIANCE_PRIOR) / trace \
+                if SIZE_PRIOR else 1.0
+            covs.append([[(s[a][b] + COVARIANCE_PRIOR * size * pooled[a][b])
+                          / (count + COVARIANCE_PRIOR) + (floor if a == b else 0.0)
+                          for b in range(3)] for a in range(3)])
+        self.means = means
+        self.covs = covs
+        self.references = [mean_rgb([self.combined[i] for i in group]) if group else
+                           tuple(math.exp(v) - self.offset for v in mean)
+                           for group, mean in zip(groups, means)]
+        self._set_scale()
+
+    def _set_scale(self):
+        inverses = [_inverse(c)[0] for c in self.covs]
+        closest = None
+        for k in range(6):
+            for j in range(k + 1, 6):
+                d = min(_maha(self.means[k], self.means[j], inverses[k]),
+                        _maha(self.means[j], self.means[k], inverses[j]))
+                closest = d if closest is None else min(closest, d)
+        sep = math.sqrt(max(closest, 1e-12))
+        self.separation = sep
+        self.scale = min(SCALE_MAX, max(SCALE_MIN, (QUIET_SEPARATION / sep) ** 2))
+
+    def _costs(self):
+        body = [_inverse(c) for c in self.covs]
+        centre = None
+        if self.fixed and self.shift is not None:
+            extra = CENTRE_SD_EXTRA ** 2
+            centre = [_inverse([[CENTRE_VAR_FACTOR * c[a][b] + (extra if a == b else 0.0)
+                                 for b in range(3)] for a in range(3)]) for c in self.covs]
+            centre_means = [tuple(m[a] + self.shift[a] for a in range(3)) for m in self.means]
+        fixed = set(self.fixed)
+        cost, junk, nll = [], [], []
+        for i, x in enumerate(self.feats):
+            if i in fixed and centre is not None:
+                models, means = centre, centre_means
+            else:
+                models, means = body, self.means
+            misfit = [0.5 * _maha(x, m, inv) for m, (inv, _) in zip(means, models)]
+            row = [f + 0.5 * logdet for f, (_, logdet) in zip(misfit, models)]
+            nll.append(row)
             low = min(row)
-            # A middle centre is never junk: its look varies more from robot to
-            # robot, and the six centres settle each other (cubebot.robot.colour.assign).
-            is_junk = low >= JUNK_COST and i not in fixed
+            # A middle centre is never junk: the six centres settle each other.
+            is_junk = min(misfit) >= JUNK_COST and i not in fixed
             if is_junk:
-                cost.append([0.0] * len(row))     # no evidence for any class
+                cost.append([0.0] * 6)
             else:
                 cost.append([self.weights[i] * min(c - low, COST_CAP) for c in row])
             junk.append(is_junk)
         self.cost = cost
         self.junk = junk
+        self.nll = nll
+
+    def fit_cost(self, classes):
+        """How well this model explains the scan as the cube `classes`: the summed
+        negative log-likelihood (each facelet at most COST_CAP above its
+        nearest class, junk left out), comparable between models of one scan."""
+        total = 0.0
+        for i, k in enumerate(classes):
+            if not self.junk[i]:
+                row = self.nll[i]
+                total += self.weights[i] * min(row[k], min(row) + COST_CAP)
+        return total

@@ -1,27 +1,19 @@
-"""From raw colour-sensor readings to the most likely valid facelet string.
+"""From colour-sensor readings of any sensor and scale to the most likely valid facelet string.
 
-`resolve(readings, n, profile=None)` is the whole job:
-1. several samples of a facelet are combined robustly (cubebot.robot.colour.space.combine:
-   median shape at median brightness), and a facelet with more samples than
-   the scan's usual count weighs more (`sample_weights`);
-2. the scan is white-balanced against the profile's references (grey-world:
-   a cube shows every colour equally often), the middle centres separately
-   (they are read from another arm position and look darker and yellower);
-3. each facelet gets a cost per colour class: a capped negative
-   log-likelihood under the sensor's noise model in raw counts
-   (cubebot.robot.colour.rawmodel), with the class readings and the noise scale taken from
-   the scan itself; further views (SPACES, e.g. CIE Lab via
-   cubebot.robot.colour.labmodel) may be required to end at the same cube;
-4. the cheapest *valid* cube is searched jointly (cubebot.robot.colour.assign: one
+`resolve(readings, n, profile=None)` is the whole job (docs/colors.md):
+1. several samples of a facelet are combined robustly (cubebot.robot.colour.space.combine)
+   and a facelet with more samples than usual weighs more (`sample_weights`);
+2. the learned model (cubebot.robot.colour.rawmodel) costs each facelet per colour class,
+   everything estimated from the scan itself, from two starts (`_best_start`);
+3. the cheapest *valid* cube is searched jointly (cubebot.robot.colour.assign: one
    best-first search over all labellings; real corners and edges, no piece
-   twice, twist, flip and, on odd cubes, corner/edge parity;
-   cubebot.robot.colour.balanced for the wings and centres of big cubes);
-5. the class statistics (and the middle centres' look) are re-estimated
-   from the resolved cube and the cube resolved again, until it no longer
-   changes (REFIT_ROUNDS at most);
-6. if another valid cube is almost as cheap, the views disagree, or the
-   best cube needs more corrections than a quiet scan allows, ScanUnresolved
-   names the facelets to rescan (docs/colors.md).
+   twice, twist, flip and, on odd cubes, corner/edge parity; cubebot.robot.colour.balanced
+   for the wings and centres of big cubes), the model refitted on it and the
+   cube searched again until it stays the same (REFIT_ROUNDS at most);
+4. the decision rules (`_decide`) report a scan whose best cube is not
+   clearly the one (ScanUnresolved names the facelets to rescan);
+5. the EV3 count model (cubebot.robot.colour.countmodel) gives a second opinion on cubes
+   that needed corrections, where it describes the scan (`_counts_apply`).
 """
 
 import math
@@ -37,7 +29,8 @@ from cubebot.robot.colour.space import combine, median
 from cubebot.robot.errors import ScanUnresolved
 from cubebot.robot.colour.rescan import outlying_samples
 from cubebot.robot.colour.pieces import orbits, solved_pieces
-from cubebot.robot.colour.rawmodel import RawModel
+from .countmodel import CountModel
+from cubebot.robot.colour.rawmodel import RawModel, resolution
 from cubebot.robot.colour.scanfile import check_readings
 
 # Another valid cube within this cost of the best makes the scan ambiguous.
@@ -55,10 +48,17 @@ NOISY_MARGIN = COST_CAP + CORRECTION_COST
 # all samples, or this many.
 WILD_SAMPLE_RATE = 0.01
 MIN_WILD_SAMPLES = 3
+# A 2x2x2 whose two closest learned colours lie closer than this (Mahalanobis,
+# cubebot.robot.colour.rawmodel `separation`) is read again: with four facelets per
+# colour and no centres, a wrong but self-consistent set of colours can form a
+# valid cube (seen at high noise: two wild readings pulled two classes together).
+MIN_SEPARATION_2X2 = 3.0
 # More junk readings (cubebot.robot.colour.rawmodel) than this and the scan is read again.
 MAX_JUNK = 1
 # More corrections than this and the scan is not trusted.
 MAX_CORRECTIONS = 2
+# ... and on a noisy scan.
+NOISY_CORRECTIONS = 1
 # Each correction after the first needs the next valid cube this much further away.
 MARGIN_PER_CORRECTION = 3.0
 # ... and only on a quiet scan: the fitted noise scale (cubebot.robot.colour.rawmodel) at most this.
@@ -70,6 +70,11 @@ MAX_NODES = 5000
 # Views that must agree: "raw" (cubebot.robot.colour.rawmodel) or a key of cubebot.robot.colour.space.SPACES
 # (cubebot.robot.colour.labmodel); the first one's costs are reported.
 SPACES = ("raw",)
+# The EV3 count model (cubebot.robot.colour.countmodel) describes a scan whose fitted noise
+# scale is at most this (its nominal noise is 1).
+COUNTS_APPLY_SCALE = 2.0
+# ... and its readings lie on a count scale: the median brightest channel at least this.
+COUNTS_MIN_LEVEL = 20.0
 # Rounds of re-estimating the colours from the resolved cube and resolving again.
 REFIT_ROUNDS = 2
 
@@ -92,14 +97,22 @@ def sample_weights(readings):
     return [k / base for k in counts]
 
 
+def _misreads_often(readings):
+    """More than WILD_SAMPLE_RATE of the samples (and at least MIN_WILD_SAMPLES)
+    are outvoted within their facelet (cubebot.robot.colour.rescan.outlying_samples): a
+    sensor that misreads that often can leave a facelet with a majority of
+    wild samples, which no model of the readings can see."""
+    wild = outlying_samples(readings)
+    total = sum(len(samples) for samples in readings)
+    return wild >= max(MIN_WILD_SAMPLES, WILD_SAMPLE_RATE * total)
+
+
 def _is_quiet(model, readings):
     """A scan is quiet when its noise scale is at most QUIET_SCALE and few of
     its samples are wild (outvoted within their facelet): more than
     WILD_SAMPLE_RATE of them (and at least MIN_WILD_SAMPLES) means the sensor
     misreads often, so a facelet may hold a majority of wild samples."""
-    wild = outlying_samples(readings)
-    total = sum(len(samples) for samples in readings)
-    return model.scale <= QUIET_SCALE and wild < max(MIN_WILD_SAMPLES, WILD_SAMPLE_RATE * total)
+    return model.scale <= QUIET_SCALE and not _misreads_often(readings)
 
 
 def _unresolved(model, message, doubtful):
@@ -201,14 +214,18 @@ def _search(cost, n):
     return search, letters, label, ambiguous
 
 
-def _resolve_view(combined, n, profile, space, weights=None):
+def _resolve_view(combined, n, profile, space, weights=None, quantum=None):
     """Resolve in one colour space: (model, search, letters, label, ambiguous).
 
     The class statistics are refitted on the resolved cube and the cube
     resolved again until it stays the same (at most REFIT_ROUNDS times).
     """
-    model = RawModel(combined, n, profile, weights) if space == "raw" else \
-        ColourModel(combined, n, profile, space)
+    if space == "raw":
+        model = RawModel(combined, n, profile, weights, quantum)
+    elif space == "counts":
+        model = CountModel(combined, n, profile, weights)
+    else:
+        model = ColourModel(combined, n, profile or default_profile(), space)
     previous = None
     for round_ in range(REFIT_ROUNDS + 1):
         search, letters, label, ambiguous = _search(model.cost, n)
@@ -222,25 +239,152 @@ def _resolve_view(combined, n, profile, space, weights=None):
     return model, search, letters, label, ambiguous
 
 
+def _best_start(combined, n, profile, weights, quantum=None):
+    """_resolve_view from each start of the learned model (cubebot.robot.colour.rawmodel: the
+    scan's own clustering, and `profile` or the built-in references); the
+    start whose cube explains the readings best (RawModel.fit_cost) wins.
+
+    A learned model can settle on a wrong but self-consistent reading of a
+    noisy scan (a red and an orange class mixed); a second start that ends
+    at another cube explaining the readings about as well (within MARGIN)
+    exposes that: ScanUnresolved names the facelets where they differ.
+    """
+    views = []
+    for start in (None, profile or default_profile()):
+        view = _resolve_view(combined, n, start, "raw", weights, quantum)
+        if view[2] is not None:
+            classes = [view[3][c] for c in view[2]]
+            views.append((view[0].fit_cost(classes), view))
+    if not views:
+        return _resolve_view(combined, n, profile, "raw", weights, quantum)
+    views.sort(key=lambda item: item[0])
+    best_fit, best = views[0]
+    for fit, other in views[1:]:
+        differ = _differ(best[2], other[2])
+        if differ and fit - best_fit < MARGIN:
+            raise _unresolved(best[0], "the colours can be read as two different cubes "
+                              "about equally well: {} facelets differ".format(len(differ)), differ)
+    return best
+
+
+def _differ(a, b):
+    """Facelets where two facelet strings differ, up to the renaming of the
+    colours that most facelets agree on."""
+    votes = {}
+    for x, y in zip(a, b):
+        votes[(x, y)] = votes.get((x, y), 0) + 1
+    mapping = {}
+    for (x, y), _ in sorted(votes.items(), key=lambda item: (-item[1], item[0])):
+        if x not in mapping and y not in mapping.values():
+            mapping[x] = y
+    return [i for i, (x, y) in enumerate(zip(a, b)) if mapping.get(x) != y]
+
+
 def resolve(readings, n, profile=None):
     """The most likely valid cube for `readings`; see the module docstring.
 
     readings: 6*N*N lists (URFDLB facelet order) of one or more (r, g, b)
-    samples. profile: a colour profile (cubebot.robot.colour.profile) or None for the
-    built-in references. Returns a Resolution; raises ScanUnresolved (with
-    the facelets to rescan) when no valid cube is clearly the most likely,
-    MalformedScan (a ValueError) for readings of the wrong shape.
+    samples. profile: a colour profile (cubebot.robot.colour.profile) or None. Returns
+    a Resolution; raises ScanUnresolved (with the facelets to rescan) when no
+    valid cube is clearly the most likely, MalformedScan (a ValueError) for
+    readings of the wrong shape.
+
+    Two models judge the scan: the model learned from the scan (cubebot.robot.colour.rawmodel,
+    any sensor) and the EV3 count model (cubebot.robot.colour.countmodel: the EV3 sensor's
+    noise in raw counts). The count model speaks only where it describes the
+    scan (`_counts_apply`); then a cube is returned only if no model that
+    applies reports the scan or reads another cube.
     """
     check_size(n)
     readings = check_readings(readings, n)
-    profile = check_profile(profile) if profile is not None else default_profile()
+    profile = check_profile(profile) if profile is not None else None
     combined = [combine(samples) for samples in readings]
-    model, search, letters, label, ambiguous = _resolve_view(combined, n, profile, SPACES[0],
-                                                             sample_weights(readings))
+    weights = sample_weights(readings)
+    quantum = resolution([c for samples in readings for s in samples for c in s])
+    learned = _attempt(lambda: _decide(_best_start(combined, n, profile, weights, quantum),
+                                       readings, n))
+    view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
+    counted = _attempt(lambda: _decide(view, readings, n))
+    # A cube the readings give as they are (no facelet corrected, and a sensor
+    # that does not misread often) stands on the learned model alone;
+    # corrections need the count model's consent
+    # where it applies (at high noise the learned model alone returned a few
+    # wrong corrected cubes in the synthetic bench).
+    plain = not isinstance(learned, ScanUnresolved) and not learned[1] \
+        and not _misreads_often(readings)
+    if plain:
+        return _with_doubts(_outcome(learned), counted)
+    if not _counts_apply(view[0]):
+        result = _outcome(learned)
+        if n == 2 and learned[1]:
+            # A 2x2x2 has the weakest constraints (no centres, no edges): a
+            # correction no second model confirms is read again (a dim pastel
+            # 2x2x2 in the robot bench resolved wrong with one correction).
+            raise _unresolved(view[0], "{} facelets of a 2x2x2 read unlike the colour the cube "
+                              "needs there".format(len(learned[1])), learned[1])
+        return result
+    if not isinstance(learned, ScanUnresolved) and not isinstance(counted, ScanUnresolved):
+        differ = _differ(learned[0].state, counted[0].state)
+        if differ:
+            raise _unresolved(view[0], "the two colour models read different cubes: {} facelets "
+                              "differ".format(len(differ)), differ)
+        return _with_doubts(learned[0], counted)
+    if not isinstance(learned, ScanUnresolved) and learned[1] \
+            and len(counted.doubtful) > len(learned[1]):
+        # The count model found the scan unclear; the learned model's
+        # corrections are what a rescan should settle.
+        raise ScanUnresolved("{}; the learned model needed {} corrections".format(
+            counted, len(learned[1])), sorted(learned[1]))
+    if isinstance(learned, ScanUnresolved) and isinstance(counted, ScanUnresolved):
+        raise learned
+    return _outcome(counted)
+
+
+def _with_doubts(result, other):
+    """`result` with the doubtful facelets of the other model's decision added
+    when that model read the same cube."""
+    if isinstance(other, ScanUnresolved) or _differ(result.state, other[0].state):
+        return result
+    return result._replace(doubtful=sorted(set(result.doubtful) | set(other[0].doubtful)))
+
+
+def _attempt(decide):
+    """The Resolution, or the ScanUnresolved, of one model's decision."""
+    try:
+        return decide()
+    except ScanUnresolved as exc:
+        return exc
+
+
+def _outcome(result):
+    """The Resolution of a (Resolution, corrected) decision; raises a ScanUnresolved."""
+    if isinstance(result, ScanUnresolved):
+        raise result
+    return result[0]
+
+
+def _counts_apply(model):
+    """Whether the EV3 count model describes this scan: readings on a count
+    scale (the median brightest channel at least COUNTS_MIN_LEVEL: its noise
+    floor is 4 counts) and a fitted noise scale at most COUNTS_APPLY_SCALE
+    (a scan from another sensor ends far above, or at its upper bound)."""
+    from .countmodel import SCALE_MAX
+    level = median([max(x) for x in model.combined])
+    return level >= COUNTS_MIN_LEVEL and model.scale <= min(SCALE_MAX, COUNTS_APPLY_SCALE) * 0.999
+
+
+def _decide(view, readings, n):
+    """(Resolution, corrected facelets) from one model's resolved view, or
+    ScanUnresolved (the decision rules)."""
+    model, search, letters, label, ambiguous = view
     cost = model.cost
     if letters is None:
         raise _unresolved(model, "no valid cube is close to the readings",
                           _low_margin(cost, None, MARGIN))
+    if n == 2 and getattr(model, "separation", MIN_SEPARATION_2X2) < MIN_SEPARATION_2X2:
+        raise _unresolved(model, "the colours are not clearly apart ({:.1f} sd): a 2x2x2 has too "
+                          "few facelets per colour to settle them".format(model.separation),
+                          _low_margin(cost, [label[c] for c in letters], MARGIN))
     best_cost = search.found[0][0]
     if len(search.found) > 1 and search.found[1][0] - best_cost < MARGIN:
         _, label2, placements2 = search.found[1]
@@ -256,14 +400,6 @@ def resolve(readings, n, profile=None):
         raise _unresolved(model, "some wings or centres could be swapped: {} facelets are "
                           "doubtful".format(len(ambiguous)), sorted(ambiguous))
     classes = [label[c] for c in letters]
-    for space in SPACES[1:]:
-        other = _resolve_view(combined, n, profile, space)
-        if other[2] is not None:
-            differ = [i for i, (a, b) in enumerate(zip(letters, other[2]))
-                      if classes[i] != other[3][b]]
-            if differ:
-                raise _unresolved(model, "the two colour views disagree on {} facelets".format(
-                    len(differ)), differ)
     # A junk reading (it fits no colour) is no evidence. One on a quiet scan is
     # settled by the cube's constraints; on a noisy scan, or with more than
     # MAX_JUNK of them, the sensor is misbehaving and the colour the
@@ -282,7 +418,7 @@ def resolve(readings, n, profile=None):
                 or row[classes[i]] >= UNLIKE_COST]
     gap = search.found[1][0] - best_cost if len(search.found) > 1 else SEARCH_MARGIN
     # (On a noisy big cube no wing or centre is corrected: _check_noisy_orbits.)
-    allowed = MAX_CORRECTIONS if quiet else 1
+    allowed = MAX_CORRECTIONS if quiet else NOISY_CORRECTIONS
     if len(corrected) > allowed or gap < MARGIN + MARGIN_PER_CORRECTION * (len(corrected) - 1):
         raise _unresolved(model, "{} facelets read unlike the colour the cube needs there "
                           "(at most {} are corrected, a second one only on a quiet scan with no "
@@ -295,7 +431,7 @@ def resolve(readings, n, profile=None):
         references=dict((face, [round(v, 1) for v in model.references[label[face]]])
                         for face in FACES),
         facelets=[_softmax(row, k) for row, k in zip(cost, classes)],
-    )
+    ), corrected
 
 
 def _softmax(row, k):

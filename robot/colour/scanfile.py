@@ -1,4 +1,4 @@
-"""Scan files: raw colour readings of a whole cube, in two JSON formats.
+"""Scan files: raw colour readings of a whole cube, in five layouts.
 
 The de-facto format of existing cube-robot tools: one object mapping the
 facelet numbers "1".."6N^2" to [r, g, b], the faces in the order U, L, F,
@@ -8,6 +8,13 @@ The project's own format keeps several samples per facelet:
   {"format": "cubebot-scan", "version": 1, "size": N, "order": "URFDLB",
    "readings": [[[r, g, b], ...], ...]}
 with 6N^2 entries in URFDLB facelet order, each a list of one or more samples.
+
+Three more common layouts are read as they are (`parse_scan`):
+- a JSON list of 6N^2 [r, g, b] rows in URFDLB order;
+- per-face objects: {"U": [...], "R": [...], ...}, each face N^2 [r, g, b]
+  row-major, flat or as N rows of N;
+- CSV text: 6N^2 lines "r,g,b" in URFDLB order (blank lines, "#" comments
+  and one header line of words are skipped).
 
 Inside the program, readings are a list of 6N^2 lists of (r, g, b) samples,
 URFDLB order. Malformed input raises MalformedScan (a ValueError) with one line.
@@ -116,20 +123,77 @@ def _from_own(obj, size):
     return check_readings(obj.get("readings"), n), n
 
 
+def _sized(readings, size, what):
+    n = size_of_count(len(readings)) if size is None else size
+    if len(readings) != 6 * n * n:
+        raise MalformedScan("{}: got {} readings, a {}x{}x{} cube needs {}".format(
+            what, len(readings), n, n, n, 6 * n * n))
+    return check_readings(readings, n), n
+
+
+def _from_faces(obj, size):
+    readings = []
+    for face in FACES:
+        rows = obj[face]
+        if not isinstance(rows, list):
+            raise MalformedScan("face {}: {} is not a list of readings".format(face, short(rows)))
+        # N rows of N readings, or N^2 readings.
+        if rows and all(isinstance(r, list) and r and isinstance(r[0], list) for r in rows):
+            rows = [rgb for row in rows for rgb in row]
+        readings.append(rows)
+    counts = set(len(rows) for rows in readings)
+    if len(counts) != 1:
+        raise MalformedScan("faces hold different numbers of readings: {}".format(
+            ", ".join("{} {}".format(f, len(r)) for f, r in zip(FACES, readings))))
+    return _sized([rgb for rows in readings for rgb in rows], size, "per-face scan")
+
+
+def _from_csv(text, size):
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        cells = [c.strip() for c in line.replace(";", ",").split(",")]
+        try:
+            values = [float(c) for c in cells]
+        except ValueError:
+            if not rows and not any(c.replace(".", "", 1).isdigit() for c in cells):
+                continue            # one header line of words
+            raise MalformedScan("line {}: {} is not r,g,b".format(number, short(line)))
+        if len(values) != 3:
+            raise MalformedScan("line {}: {} values, r,g,b needs 3".format(number, len(values)))
+        rows.append(_check_rgb(values, "line {}".format(number)))
+    if not rows:
+        raise MalformedScan("no readings: expected JSON or CSV lines r,g,b")
+    return _sized(rows, size, "CSV scan")
+
+
 def parse_scan(text, size=None):
-    """(readings, N) from the text of a scan file in either format."""
+    """(readings, N) from the text of a scan file in any of the layouts (module doc)."""
     _check_size(size)
+    stripped = text.lstrip()
+    if not stripped.startswith(("{", "[")):
+        return _from_csv(text, size)
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise MalformedScan("not valid JSON: {}".format(str(exc).splitlines()[0][:200]))
+    if isinstance(obj, list):
+        return _sized(obj, size, "scan list")
     if not isinstance(obj, dict):
-        raise MalformedScan("a scan must be a JSON object, not {}".format(type(obj).__name__))
+        raise MalformedScan("a scan must be a JSON object or list, not {}".format(
+            type(obj).__name__))
     if obj.get("format") == FORMAT:
         return _from_own(obj, size)
     if "format" in obj:
         raise MalformedScan("unknown scan format {}: use {!r} or the de-facto "
                             "facelet object".format(short(obj["format"]), FORMAT))
+    if obj and set(obj) <= set(FACES):
+        if set(obj) != set(FACES):
+            raise MalformedScan("per-face scan: missing face {}".format(
+                ",".join(f for f in FACES if f not in obj)))
+        return _from_faces(obj, size)
     return _from_defacto(obj, size)
 
 

@@ -29,15 +29,49 @@ EV3_TYPICAL_RAW = {
     "blue": (27, 108, 120),
 }
 
+# Colours of non-standard cubes, in the same units: approximate EV3 RGB-RAW
+# readings scaled from their sRGB look against the white above (not measured).
+EXTRA_RAW = {
+    "pink": (300, 170, 190),
+    "purple": (80, 60, 130),
+    "cyan": (40, 300, 250),
+}
+
+# Colour schemes: face letter of a solved cube -> colour name. "japanese" puts
+# blue opposite white; "pastel" has pink, purple and cyan stickers.
+SCHEMES = {
+    "standard": STANDARD_SCHEME,
+    "japanese": {"U": "white", "R": "red", "F": "green", "D": "blue", "L": "orange", "B": "yellow"},
+    "pastel": {"U": "white", "R": "pink", "F": "cyan", "D": "yellow", "L": "orange", "B": "purple"},
+}
+
+# Real EV3 readings (cavenel/ev3dev_examples, tests/data/real-scans): the body
+# facelets' mean per colour, averaged over its six labelled scans; a darker
+# robot than EV3_TYPICAL_RAW, with a blue that reads barely above black.
+EV3_REAL_RAW = {
+    "white": (222, 351, 251),
+    "yellow": (133, 162, 34),
+    "orange": (149, 73, 25),
+    "red": (115, 48, 22),
+    "green": (24, 131, 49),
+    "blue": (24, 73, 76),
+}
+
 # Highest raw count the EV3 colour sensor reports on a channel.
 RAW_MAX = 1020
 
 
-def colour_of(name_or_face):
-    """The colour name for a colour name or a face letter of the standard scheme."""
-    if name_or_face in EV3_TYPICAL_RAW:
+def colour_of(name_or_face, scheme=None):
+    """The colour name for a colour name or a face letter of `scheme` (default standard)."""
+    if name_or_face in EV3_TYPICAL_RAW or name_or_face in EXTRA_RAW:
         return name_or_face
-    if name_or_face in STANDARD_SCHEME:
-        return STANDARD_SCHEME[name_or_face]
+    scheme = STANDARD_SCHEME if scheme is None else scheme
+    if name_or_face in scheme:
+        return scheme[name_or_face]
     raise ValueError("unknown colour {!r}: use a face letter URFDLB or one of {}".format(
-        name_or_face, ", ".join(COLOURS)))
+        name_or_face, ", ".join(COLOURS + tuple(sorted(EXTRA_RAW)))))
+
+
+def typical_raw(name):
+    """Typical EV3 RGB-RAW reading of a colour name (standard or EXTRA_RAW)."""
+    return EV3_TYPICAL_RAW[name] if name in EV3_TYPICAL_RAW else EXTRA_RAW[name]

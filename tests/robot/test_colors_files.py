@@ -17,7 +17,7 @@ from cubebot.robot.colour.scanfile import MalformedScan, dump_defacto, dump_scan
 from cubebot.solver.facelets import solved
 from cubebot.solver.moves import apply
 
-from .colors_support import random_state, scan_of
+from .colors_support import random_state, same_cube, scan_of
 
 STATE = apply(solved(3), "R U F' L2 D B' R2 U2 F", 3)
 
@@ -54,7 +54,6 @@ def test_defacto_of_several_samples_ignores_wild_channels():
 
 @pytest.mark.parametrize("text, words", [
     ("{not json", "not valid JSON"),
-    ("[1, 2, 3]", "JSON object"),
     (json.dumps({"1": [1, 2, 3]}), "scan has 1 facelets"),
     (json.dumps(dict((str(k), [1, 2, 3]) for k in range(2, 56))), "missing facelet 1"),
     (json.dumps(dict((str(k), [1, 2, 3]) for k in range(1, 55)), ).replace("[1, 2, 3]", "[1, 2]", 1),
@@ -68,6 +67,15 @@ def test_defacto_of_several_samples_ignores_wild_channels():
     (json.dumps({"format": "cubebot-scan", "version": 1, "size": 3, "readings": [[]] * 54}),
      "holds no reading"),
     (json.dumps({"format": "other"}), "unknown scan format"),
+    ("[1, 2, 3]", "scan has 3 facelets"),
+    (json.dumps([[1, 2, 3]] * 53), "a cube needs one of"),
+    (json.dumps({"U": [[1, 2, 3]] * 9}), "missing face"),
+    (json.dumps(dict((f, [[1, 2, 3]] * (9 if f != "B" else 8)) for f in "URFDLB")),
+     "different numbers"),
+    ("1,2,3\n4,5\n", "line 2"),
+    ("r,g,b\n1,2,x\n", "line 2"),
+    ("# nothing\n", "no readings"),
+    ("\n".join(["1,2,3"] * 53), "a cube needs one of"),
 ])
 def test_malformed_scans(text, words):
     with pytest.raises(MalformedScan) as info:
@@ -179,3 +187,33 @@ def test_cli_calibrate_colors_not_solved(tmp_path, capsys):
     assert main(["calibrate-colors", scan, "--output", str(tmp_path / "p.json")]) == 2
     assert "not a solved cube" in capsys.readouterr().err
     assert not os.path.exists(str(tmp_path / "p.json"))
+
+
+def test_other_layouts_read_as_the_same_scan():
+    # A list of 6N^2 rows, per-face objects (flat or N rows of N), CSV lines:
+    # the same readings as the de-facto file, in URFDLB order.
+    from solver.facelets import FACES
+    readings, n = parse_scan(json.dumps(dict((str(k), [k, 2 * k, 3 * k]) for k in range(1, 55))))
+    flat = [list(samples[0]) for samples in readings]
+    assert parse_scan(json.dumps(flat)) == (readings, n)
+    faces = dict((f, flat[9 * k:9 * k + 9]) for k, f in enumerate(FACES))
+    assert parse_scan(json.dumps(faces)) == (readings, n)
+    rows = dict((f, [face[3 * r:3 * r + 3] for r in range(3)]) for f, face in faces.items())
+    assert parse_scan(json.dumps(rows)) == (readings, n)
+    csv = "r,g,b\n" + "\n".join("{},{},{}".format(*rgb) for rgb in flat) + "\n"
+    got, size = parse_scan(csv)
+    assert size == 3 and [list(s[0]) for s in got] == flat
+    # The U face's first reading is de-facto facelet "1"; L's first is "10".
+    assert flat[0] == [1, 2, 3] and flat[36] == [10, 20, 30]
+
+
+def test_cli_reads_csv_and_rejects_bad_files(tmp_path, capsys):
+    scan = scan_of(STATE, 3, 5, "low")
+    path = tmp_path / "scan.csv"
+    path.write_text("\n".join("{},{},{}".format(*s[0]) for s in scan) + "\n")
+    assert main(["colors", str(path)]) == 0
+    assert same_cube(capsys.readouterr().out.strip(), STATE)
+    path.write_text("1,2,3\n" * 20)
+    assert main(["colors", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "20" in err

@@ -70,6 +70,8 @@ def test_bad_arguments():
     with pytest.raises(ValueError):
         SensorModel(random.Random(1), "low", sparkle=1)
     with pytest.raises(ValueError):
-        SensorModel(random.Random(1)).reading("purple")
+        SensorModel(random.Random(1)).reading("magenta")
+    with pytest.raises(ValueError):
+        SensorModel(random.Random(1), scheme="rainbow")
     with pytest.raises(ValueError):
         SensorModel(random.Random(1)).scan("UUU", 3)

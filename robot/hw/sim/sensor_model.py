@@ -10,15 +10,26 @@ facelet), multiplicative and additive noise, and with a small probability a
 wild reading (another colour's reading, or junk). All values are raw counts,
 clipped to 0..RAW_MAX, like `ColorSensor.raw`.
 
-Colours are face letters of the standard scheme (cubebot.robot.colour.scheme) or colour
-names. Noise presets: "low", "moderate" (+-25% brightness, a noticeable cast)
-and "high" (more of everything, and 3% wild readings). The presets are chosen
-to resemble the traits described in the project's reference notes (facts.md);
-they are not fitted to real recordings, so no preset is a measured claim
-about a real sensor.
+Colours are face letters of the sensor's colour scheme (`scheme`, a name of
+cubebot.robot.colour.scheme.SCHEMES or a dict; "pastel" has pink, purple and cyan
+stickers) or colour names. Noise presets: "low", "moderate" (+-25%
+brightness, a noticeable cast) and "high" (more of everything, and 3% wild
+readings). The presets are chosen to resemble the traits described in the
+project's reference notes (facts.md); they are not fitted to real recordings,
+so no preset is a measured claim about a real sensor (`real=True` is).
+
+`real=True` gives the sensor the traits of the real EV3 scans in
+tests/data/real-scans: the colours read as on a real robot
+(colorscheme.EV3_REAL_RAW, a dim blue), the centres read from their own arm
+position at 0.6 to 1.35 times the body's look per channel (the range of the
+real robots: darker on one, brighter on another), and an overall level drawn
+between REAL_LEVEL_RANGE (a sensor further from the cube reads dim: down to
+single-digit counts on the dark colours).
 """
 
-from cubebot.robot.colour.scheme import EV3_TYPICAL_RAW, RAW_MAX, colour_of
+import math
+
+from cubebot.robot.colour.scheme import EV3_REAL_RAW, RAW_MAX, SCHEMES, colour_of, typical_raw
 from cubebot.robot.colour.rescan import RESCAN_SAMPLES, rescan_set
 
 # Preset parameters. Fractions are relative to the reading.
@@ -42,6 +53,10 @@ PRESETS = {
 CENTRE_GAIN = (0.58, 0.50, 0.40)
 # How the warm cast moves red for each unit it takes off blue.
 CAST_RED_SHARE = 0.3
+# real=True: the centres' look per channel (times the body's), and the sensor's
+# overall level (log-uniform), from the real EV3 scans (docs/colors.md).
+REAL_CENTRE_GAIN_RANGE = (0.6, 1.35)
+REAL_LEVEL_RANGE = (0.08, 1.2)
 # Junk readings are uniform in 0..JUNK_MAX counts per channel.
 JUNK_MAX = 500
 
@@ -53,7 +68,15 @@ class SensorModel(object):
     override single preset parameters (names as in PRESETS).
     """
 
-    def __init__(self, rng, noise="moderate", **params):
+    def __init__(self, rng, noise="moderate", scheme="standard", real=False, **params):
+        if isinstance(scheme, dict):
+            self.scheme = dict(scheme)
+        elif scheme in SCHEMES:
+            self.scheme = SCHEMES[scheme]
+        else:
+            raise ValueError("unknown colour scheme {!r}: use one of {}".format(
+                scheme, ", ".join(sorted(SCHEMES))))
+        self.real = bool(real)
         if noise not in PRESETS:
             raise ValueError("unknown noise level {!r}: use one of {}".format(
                 noise, ", ".join(sorted(PRESETS))))
@@ -67,9 +90,27 @@ class SensorModel(object):
         p = self.params
         self.wild_count = 0      # wild readings drawn so far (for benchmarks)
         self.unit_gain = tuple(max(0.5, rng.gauss(1.0, p["unit"])) for _ in range(3))
-        self.centre_gain = tuple(g * max(0.3, rng.gauss(1.0, p["centre"]))
-                                 for g in CENTRE_GAIN)
+        self.level = 1.0
+        if self.real:
+            low, high = REAL_CENTRE_GAIN_RANGE
+            look = rng.uniform(low, high)
+            centre = tuple(min(high, max(low, look * rng.gauss(1.0, p["centre"])))
+                           for _ in range(3))
+            lo, hi = REAL_LEVEL_RANGE
+            self.level = math.exp(rng.uniform(math.log(lo), math.log(hi)))
+        else:
+            centre = CENTRE_GAIN
+        self.centre_gain = tuple(g * max(0.3, rng.gauss(1.0, p["centre"])) for g in centre) \
+            if not self.real else centre
         self.new_scene()
+
+    def colour_reading(self, name):
+        """The noiseless reading of colour `name` on this sensor (before gains)."""
+        if self.real and name in EV3_REAL_RAW:
+            base = EV3_REAL_RAW[name]
+        else:
+            base = typical_raw(name)
+        return tuple(v * self.level for v in base)
 
     def new_scene(self):
         """Draw a new colour cast (another room light); the sensor stays the same."""
@@ -91,13 +132,14 @@ class SensorModel(object):
         brightness: the facelet's brightness factor (drawn if None).
         """
         rng, p = self.rng, self.params
-        name = colour_of(colour)
+        name = colour_of(colour, self.scheme)
         if rng.random() < p["wild"]:
             return self._wild(name)
-        base = EV3_TYPICAL_RAW[name]
+        base = self.colour_reading(name)
         if quality < 1.0:
-            other = colour_of(neighbour) if neighbour is not None else self._other(name)
-            mix = EV3_TYPICAL_RAW[other]
+            other = colour_of(neighbour, self.scheme) if neighbour is not None else \
+                self._other(name)
+            mix = self.colour_reading(other)
             q = max(0.0, float(quality))
             base = tuple(q * a + (1.0 - q) * b for a, b in zip(base, mix))
         if brightness is None:
@@ -109,11 +151,13 @@ class SensorModel(object):
 
     def _channel(self, value):
         p = self.params
-        value = value * self.rng.gauss(1.0, p["jitter"]) + self.rng.gauss(0.0, p["floor"])
+        # The additive noise shrinks with a dim sensor's level, to one count at least.
+        floor = max(1.0, p["floor"] * min(1.0, self.level))
+        value = value * self.rng.gauss(1.0, p["jitter"]) + self.rng.gauss(0.0, floor)
         return int(round(min(RAW_MAX, max(0.0, value))))
 
     def _other(self, name):
-        others = sorted(c for c in EV3_TYPICAL_RAW if c != name)
+        others = sorted(c for c in set(self.scheme.values()) if c != name)
         return others[self.rng.randrange(len(others))]
 
     def _wild(self, name):
@@ -126,7 +170,7 @@ class SensorModel(object):
     def scan(self, state, n, samples=1, quality=1.0):
         """Readings of a whole cube: a list (URFDLB facelet order) of lists of samples.
 
-        `state` is a facelet string in face letters of the standard scheme
+        `state` is a facelet string in face letters of the sensor's scheme
         (e.g. cubebot.solver.facelets.solved(n)); odd cubes' middle centres are read
         as centres. Each facelet keeps one brightness across its samples.
         """
