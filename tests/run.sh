@@ -116,6 +116,7 @@ print("2x2x2 {} solved by {}".format(state, solution))
 PYEOF
         "$tmp/venv/bin/cubebot" demo --seed 1 | tail -n 1 | grep -qx solved
         "$tmp/venv/bin/python" -c 'import robot, robot.api; assert "site-packages/robot" in robot.__file__'
+        # shellcheck disable=SC2016  # ${{...}} is Robot Framework's syntax, not the shell's
         printf '*** Test Cases ***\nAdds\n    Should Be Equal As Integers    ${{1 + 1}}    2\n' > "$tmp/check.robot"
         "$tmp/venv/bin/robot" --output NONE --report NONE --log NONE "$tmp/check.robot" >/dev/null
     )
