@@ -114,7 +114,8 @@ state, solution = sys.argv[1], sys.argv[2]
 assert is_solved(apply(state, parse(solution), 2), 2), (state, solution)
 print("2x2x2 {} solved by {}".format(state, solution))
 PYEOF
-        "$tmp/venv/bin/cubebot" demo --seed 1 | tail -n 1 | grep -qx solved
+        demo=$("$tmp/venv/bin/cubebot" demo --seed 1)
+        printf '%s\n' "$demo" | grep -qx solved || { echo "demo --seed 1 did not end solved: $demo" >&2; exit 1; }
         "$tmp/venv/bin/python" -c 'import robot, robot.api; assert "site-packages/robot" in robot.__file__'
         # shellcheck disable=SC2016  # ${{...}} is Robot Framework's syntax, not the shell's
         printf '*** Test Cases ***\nAdds\n    Should Be Equal As Integers    ${{1 + 1}}    2\n' > "$tmp/check.robot"
