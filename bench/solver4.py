@@ -131,6 +131,17 @@ def solve_each(cubes, engine):
     return lengths, seconds, per_stage
 
 
+def measured_rows(lengths, seconds, per_stage, stages):
+    """The table rows every size's run shares: moves, moves per stage, time."""
+    return [
+        "| mean / max moves (OBTM) | {:.1f} / {} |".format(statistics.mean(lengths), max(lengths)),
+        "| per stage (mean) | {} |".format(", ".join(
+            "{} {:.1f}".format(name, statistics.mean(per_stage[name])) for name in stages)),
+        "| median / p95 / max time | {:.1f} s / {:.1f} s / {:.1f} s |".format(
+            statistics.median(seconds), pct(seconds, 0.95), max(seconds)),
+    ]
+
+
 def run(n, rss_states=3, record_it=True):
     """Solve n seeded random states, print and (optionally) record the table; returns its text."""
     cubes = states(n)
@@ -146,11 +157,7 @@ def run(n, rss_states=3, record_it=True):
         "",
         "| measure | value |",
         "|---|---|",
-        "| mean / max moves (OBTM) | {:.1f} / {} |".format(statistics.mean(lengths), max(lengths)),
-        "| per stage (mean) | {} |".format(", ".join(
-            "{} {:.1f}".format(n, statistics.mean(per_stage[n])) for n in solve4.STAGES)),
-        "| median / p95 / max time | {:.1f} s / {:.1f} s / {:.1f} s |".format(
-            statistics.median(seconds), pct(seconds, 0.95), max(seconds)),
+    ] + measured_rows(lengths, seconds, per_stage, solve4.STAGES) + [
         "| peak RSS of `cubebot solve` ({} states) | {:.1f} MB |".format(rss_states, rss),
         "| 4x4x4 tables on disk | {:.2f} MB |".format(table_bytes / 1e6),
         "",

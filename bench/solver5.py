@@ -16,7 +16,6 @@ import datetime
 import os
 import platform
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -25,7 +24,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
-from bench.solver4 import peak_rss_mb, pct, solve_each  # noqa: E402
+from bench.solver4 import measured_rows, peak_rss_mb, solve_each  # noqa: E402
 from cubebot.solver import catalog, scramble, solve5, store  # noqa: E402
 
 SEED = 5555
@@ -68,11 +67,7 @@ def run(n, rss_states=RSS_STATES, record_it=True, build=True):
         "",
         "| measure | value |",
         "|---|---|",
-        "| mean / max moves (OBTM) | {:.1f} / {} |".format(statistics.mean(lengths), max(lengths)),
-        "| per stage (mean) | {} |".format(", ".join(
-            "{} {:.1f}".format(s, statistics.mean(per_stage[s])) for s in solve5.STAGES)),
-        "| median / p95 / max time | {:.1f} s / {:.1f} s / {:.1f} s |".format(
-            statistics.median(seconds), pct(seconds, 0.95), max(seconds)),
+    ] + measured_rows(lengths, seconds, per_stage, solve5.STAGES) + [
         "| peak RSS of `cubebot solve` ({} states, largest process) | {:.1f} MB |".format(rss_states, rss),
         "| 5x5x5 tables on disk / build time | {:.2f} MB ({}) / {} |".format(
             table_bytes / 1e6, ", ".join(names), built),
