@@ -4,6 +4,7 @@ Reducer(directory).solve(state, budget) -> Result (candidates, moves per stage, 
 (mmap) when a Reducer is made and read one entry at a time.
 """
 
+import time
 from collections import namedtuple
 
 from cubebot.solver import solve3, store
@@ -23,7 +24,11 @@ from cubebot.solver.solve4.slice import CentresForPairs, SliceSearch, SliceTable
 
 STAGES = ("centres-lr", "centres-ud", "wings", "slice", "pairs", "3x3x3")
 
-Result = namedtuple("Result", ["candidates", "stages", "nodes"])
+# seconds: stage group -> wall seconds (SECTIONS); stage_nodes: search nodes of the slice and
+# pairs stages. Both default to None, so Result(candidates, stages, nodes) still works.
+Result = namedtuple("Result", ["candidates", "stages", "nodes", "seconds", "stage_nodes"])
+Result.__new__.__defaults__ = (None, None)
+SECTIONS = ("centres-wings", "slice", "pairs", "3x3x3")     # what Result.seconds times
 
 DIRECT_DEPTH = 3               # cubes this close to solved are solved directly, optimally
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
@@ -61,6 +66,8 @@ class Reducer(object):
         self.centre_stage = CentreStage()
         self.stats = Stats()
         self._groups = {}            # table group -> (objects, open tables)
+        self.clock = []              # perf_counter at each SECTIONS boundary of the current solve
+        self.slice_nodes = 0         # self.stats.nodes when the slice searches were done
 
     # Tables are mapped per group, on first use, and unmapped by release(): the
     # pages of a table read at random end up resident, so a stage's tables are
@@ -171,24 +178,34 @@ class Reducer(object):
         order = sorted(range(len(found)), key=lambda k: (table[ud.rank(starts[k])], k))
         best = None
         for k in order[:MAX_LR_TRIED]:
-            m_ud, after = self._centres_ud(afters[k], starts[k])
-            limit = MAX_CENTRE_STAGE if best is None else len(best[1]) + len(best[2]) - len(m_ud) - 1
+            limit = MAX_CENTRE_STAGE
+            if best is not None:
+                # the centres-ud stage is table[start] long; the order makes it longer and longer
+                limit = len(best[1]) + len(best[2]) - table[ud.rank(starts[k])] - 1
+                if limit < 0:
+                    break
+            chosen = self._centres_ud(afters[k], starts[k], limit)
+            if chosen is None:
+                continue
+            m_ud, after = chosen
             m_wings = self._wings(after, limit)
             if m_wings is not None:
                 best = (found[k], m_ud, m_wings, apply(after, m_wings, N))
         return best
 
-    def _centres_ud(self, cube, start):
+    def _centres_ud(self, cube, start, limit=MAX_CENTRE_STAGE):
         """Of the optimal centres-ud solutions (up to MAX_UD_CHOICES) the one whose
-        wing-stage lower bound is smallest: (moves, cube after)."""
+        wing-stage lower bound is smallest: (moves, cube after); None if no bound
+        is within limit (then no wing stage within limit follows any of them)."""
         ws = self.wings
         best = None
         for m in self._exact(self.ud, self.ud_table, start, MAX_UD_CHOICES):
             after = apply(cube, m, N)
-            bound = ws.heuristic(ws.start(centre_colours(after), wing_positions(after)))
-            if best is None or bound < best[0]:
+            bound = ws.bound(centre_colours(after), wing_positions(after),
+                             limit + 1 if best is None else best[0])
+            if bound is not None:
                 best = (bound, m, after)
-        return best[1], best[2]
+        return None if best is None else best[1:]
 
     def _search(self, stage, start, max_solutions=1, max_cost=MAX_STAGE_COST, max_nodes=None):
         """Up to max_solutions shortest solutions of a slice or pairs search.
@@ -266,6 +283,8 @@ class Reducer(object):
             _, _, turned, state = min(starts, key=lambda s: s[:2])
             found = [(turned, self._slices(state))]
         self.release("slice")
+        self.clock.append(time.perf_counter())
+        self.slice_nodes = self.stats.nodes
         best = None
         for turned, slices in found:
             best = self._shorter(best, self._pairs_after(slices), turned)
@@ -298,10 +317,13 @@ class Reducer(object):
             stage_moves["direct"] = moves
             return Result([moves], stage_moves, 0)
         cube = lettered
+        self.clock = [time.perf_counter()]
         m_lr, m_ud, m_eo, cube = self._centres_and_wings(cube)
         self.release("centres", "wings")
         self.stats = Stats()
+        self.clock.append(time.perf_counter())
         m_slice, m_pairs = self._slice_and_pairs_both_ways(cube)
+        self.clock.append(time.perf_counter())         # slice | pairs split inside
         cube = apply(cube, m_slice + m_pairs, N)
         parts = [m_lr, m_ud, m_eo, m_slice, m_pairs]
 
@@ -315,4 +337,7 @@ class Reducer(object):
         candidates.sort(key=lambda ms: count(ms, "obtm"))
         best_finish = min(finishes, key=len)
         stage_moves = dict(zip(STAGES, parts + [list(best_finish)]))
-        return Result(candidates, stage_moves, self.stats.nodes)
+        self.clock.append(time.perf_counter())
+        seconds = dict((name, self.clock[k + 1] - self.clock[k]) for k, name in enumerate(SECTIONS))
+        stage_nodes = {"slice": self.slice_nodes, "pairs": self.stats.nodes - self.slice_nodes}
+        return Result(candidates, stage_moves, self.stats.nodes, seconds, stage_nodes)

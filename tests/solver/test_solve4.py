@@ -279,3 +279,36 @@ def test_a_turned_frame_brings_its_moves_back():
         assert moves.apply(turned.seen(cube), seq) == turned.seen(moves.apply(cube, turned.moves_back(seq)))
         # the phase-3 moves are the same set in the turned frame
         assert set(turned.moves_back(orbits.PHASE3_MOVES)) == set(orbits.PHASE3_MOVES)
+
+
+def test_near_masks_are_the_eo_table_layers_and_distance_matches_the_full_scan(tables_dir):
+    from cubebot.solver import store
+    eo = phase2.EOStage()
+    table = store.open_dense(eo.table, tables_dir)
+    try:
+        layers = eo.near_masks()
+        assert len(layers) == phase2.NEAR_DEPTH + 1 and layers[0] == [eo.goal_mask]
+        for d, layer in enumerate(layers):
+            assert table.values(eo.coord.ranks(layer)) == [d] * len(layer)
+        assert sum(len(layer) for layer in layers) == 619       # distances 0..4 of 4x4-eo
+        rng = seeded(71)
+        for _ in range(40):
+            pos = list(range(24))
+            rng.shuffle(pos)
+            full = min(table[eo.coord.rank(m)] for m in phase2.choice_masks(pos))
+            assert table[eo.coord.rank(eo.start(pos, table))] == full
+            for below in range(0, 8):
+                expected = full if full < below else None
+                assert eo.distance(pos, table, below) == expected
+    finally:
+        table.close()
+
+
+def test_comb_coord_ranks_in_one_loop_match_rank_one_by_one():
+    from cubebot.solver.solve4.masks import CombCoord
+    coord = CombCoord(range(24), 12)
+    rng = seeded(72)
+    masks = [sum(1 << s for s in rng.sample(range(24), 12)) for _ in range(500)]
+    assert coord.ranks(masks) == [coord.rank(m) for m in masks]
+    assert sorted(coord.ranks([coord.unrank(r) for r in range(0, coord.size, 997)])) == \
+        list(range(0, coord.size, 997))
