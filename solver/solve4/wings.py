@@ -56,8 +56,7 @@ class CentreOrbitStage(object):
         self.mover = MaskMover(self.moves)
 
     def apply(self, state, i):
-        move = self.mover.apply
-        return (move(state[0], i), move(state[1], i), move(state[2], i))
+        return self.mover.apply3(state, i)
 
     def rank(self, state):
         return self.cs.rank(state)

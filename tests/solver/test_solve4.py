@@ -312,3 +312,36 @@ def test_comb_coord_ranks_in_one_loop_match_rank_one_by_one():
     assert coord.ranks(masks) == [coord.rank(m) for m in masks]
     assert sorted(coord.ranks([coord.unrank(r) for r in range(0, coord.size, 997)])) == \
         list(range(0, coord.size, 997))
+
+
+def test_slice_heuristic_reads_the_same_entries_as_slice_index(tables_dir):
+    from itertools import combinations
+    from cubebot.solver.solve4 import slice as slice_stage
+    from cubebot.solver.solve4.reduce import Reducer
+    reducer = Reducer(tables_dir)
+    try:
+        search = reducer.slice
+        centres = reducer.centre_stage.unrank(reducer.centre_stage.goals()[0])
+        rng = seeded(73)
+        for _ in range(30):
+            a, b = list(range(12)), list(range(12))
+            rng.shuffle(a)
+            rng.shuffle(b)
+            search.subsets = rng.sample(list(combinations(range(12), 4)), 40)
+            nearest = min(search.st[slice_stage.slice_index(search.ranks, [a[e] for e in c],
+                                                            [b[e] for e in c])]
+                          for c in search.subsets)
+            expected = max(search.ct[search.cs.rank(centres)], nearest)
+            assert search.heuristic((centres, tuple(a), tuple(b), 0)) == expected
+    finally:
+        reducer.release()
+
+
+def test_apply3_moves_three_masks_like_apply():
+    from cubebot.solver.solve4.masks import MaskMover
+    mover = MaskMover(orbits.PHASE3_MOVES)
+    rng = seeded(74)
+    for _ in range(50):
+        masks = tuple(rng.getrandbits(24) for _ in range(3))
+        i = rng.randrange(len(orbits.PHASE3_MOVES))
+        assert mover.apply3(masks, i) == tuple(mover.apply(m, i) for m in masks)
