@@ -176,9 +176,11 @@ def run(n, rss_states=3, record_it=True):
     table_bytes = sum(os.path.getsize(store.table_path(name)) for name in catalog.names(size=4))
     rows = [
         "Run {} on {} ({}), {} uniformly random 4x4x4 states (seed {}), "
-        "cubebot.solver.solve4 default (3x3x3 finish: the reduced cube's views searched in-process).".format(
+        "cubebot.solver.solve4 default (3x3x3 finish: the reduced cube's views searched in-process). "
+        "Load average (1 min) at the end {:.1f} on {} CPUs: times taken under load are "
+        "that much slower.".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
-            n, SEED),
+            n, SEED, os.getloadavg()[0], os.cpu_count()),
         "",
         "| measure | value |",
         "|---|---|",
