@@ -235,24 +235,40 @@ class Reducer(object):
         return [(m, self.orbit.follow(state, m))
                 for m in self._search(sl, sl.start(state), MAX_SLICE_CHOICES, max_nodes=max_nodes)]
 
-    def _pairs_after(self, slices):
-        """The pairs stage after the slice solutions: in the order of their
-        pairs-stage lower bounds each is followed by a pairs search, each later
-        one only for a shorter pairs solution than the best so far and for at
-        most PAIRS_TRY_NODES nodes. (m_slice, m_pairs)."""
+    def _pair_tries(self, slices):
+        """[(pairs-stage lower bound, k, m_slice, pairs start)] of the slice solutions,
+        lowest bound first."""
         pairs = self.pairs
         tries = []
         for m, after in slices:
             start = pairs.start(after)
             tries.append((pairs.heuristic(start), len(tries), m, start))
         tries.sort(key=lambda t: t[:2])
+        return tries
+
+    def _pairs_after(self, slices, beat=None, tries=None):
+        """The pairs stage after the slice solutions: in the order of their
+        pairs-stage lower bounds (tries: _pair_tries(slices)) each is followed by
+        a pairs search, each later one only for a shorter pairs solution than the
+        best so far and for at most PAIRS_TRY_NODES nodes. With `beat` (from the
+        other frame), only for a slice and pairs total below it. (m_slice,
+        m_pairs), or None if nothing below `beat` was found."""
+        pairs = self.pairs
+        tries = self._pair_tries(slices) if tries is None else tries
         best = None
-        for _, _, m, start in tries[:MAX_PAIRS_TRIED]:
-            if best is None:
+        # all slice solutions of a frame are equally long (the shortest ones)
+        limit = None if beat is None else beat - len(slices[0][0]) - 1
+        for k, (_, _, m, start) in enumerate(tries[:MAX_PAIRS_TRIED]):
+            if best is None and limit is None:
                 found = self._search(pairs, start)
             else:
-                found = self._search(pairs, start, max_cost=len(best[1]) - 1,
-                                     max_nodes=PAIRS_TRY_NODES)
+                cost = limit if best is None else len(best[1]) - 1
+                if limit is not None and limit < cost:
+                    cost = limit
+                if cost < 0:
+                    break
+                found = self._search(pairs, start, max_cost=cost,
+                                     max_nodes=PAIRS_TRY_NODES if k else None)
             if found:
                 best = (m, found[0])
         return best
@@ -285,21 +301,31 @@ class Reducer(object):
         self.release("slice")
         self.clock.append(time.perf_counter())
         self.slice_nodes = self.stats.nodes
-        best = None
-        for turned, slices in found:
-            best = self._shorter(best, self._pairs_after(slices), turned)
+        # The frame with the lower bound (slice length + smallest pairs bound) is
+        # searched first; the other only for a shorter total (or as short, if it
+        # comes first in self.frames: ties go to the frame order, as before).
+        plans = []
+        for index, (turned, slices) in enumerate(found):
+            tries = self._pair_tries(slices)
+            plans.append((len(slices[0][0]) + tries[0][0], index, turned, slices, tries))
+        plans.sort(key=lambda p: p[:2])
+        best = None                  # (total, frame index, m_slice, m_pairs), moves brought back
+        for low, index, turned, slices, tries in plans:
+            beat = None
+            if best is not None:
+                beat = best[0] + (1 if index < best[1] else 0)
+                if low >= beat:
+                    continue
+            got = self._pairs_after(slices, beat, tries)
+            if got is not None:
+                m_slice, m_pairs = got
+                if turned is not None:
+                    m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
+                total = len(m_slice) + len(m_pairs)
+                if best is None or (total, index) < best[:2]:
+                    best = (total, index, m_slice, m_pairs)
         self.release("pairs")
-        return best
-
-    @staticmethod
-    def _shorter(best, found, turned):
-        """(m_slice, m_pairs) of `found` (from frame `turned`, brought back) if shorter."""
-        m_slice, m_pairs = found
-        if turned is not None:
-            m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
-        if best is None or len(m_slice) + len(m_pairs) < len(best[0]) + len(best[1]):
-            return m_slice, m_pairs
-        return best
+        return best[2:]
 
     def solve(self, state, budget=None):
         """Result(candidates, stages, nodes); every table is unmapped on return."""
