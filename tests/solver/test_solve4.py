@@ -148,6 +148,9 @@ def test_seeded_random_states_are_solved(tables_dir, seed):
     result = solve4.solve_stages(state)
     check_solves(state, result.candidates[0])
     assert set(result.stages) >= set(solve4.STAGES)
+    from cubebot.solver.solve4.reduce import SECTIONS
+    assert sorted(result.seconds) == sorted(SECTIONS) and min(result.seconds.values()) >= 0
+    assert result.stage_nodes["slice"] + result.stage_nodes["pairs"] == result.nodes
 
 
 def test_a_solve_forks_nothing_and_unmaps_every_table(tables_dir, monkeypatch):
