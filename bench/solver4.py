@@ -31,6 +31,7 @@ sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
 from cubebot.solver import catalog, facelets, moves, scramble, solve4, store  # noqa: E402
+from cubebot.solver.solve4.reduce import SECTIONS  # noqa: E402
 
 SEED = 4444
 CHECK_SEED = 777
@@ -114,9 +115,11 @@ def check(n, record_it=True):
     return text
 
 
-def solve_each(cubes, engine):
+def solve_each(cubes, engine, work=None):
     """Solve every state with engine.solve_stages, check each solution, print a line per
-    state; returns (OBTM lengths, seconds, {stage: moves per state})."""
+    state; returns (OBTM lengths, seconds, {stage: moves per state}). If the engine's
+    Result times its sections (solve4: seconds, stage_nodes) and `work` is a dict,
+    work[section] and work[section + " nodes"] collect them per state."""
     lengths, seconds = [], []
     per_stage = dict((name, []) for name in engine.STAGES)
     for k, state in enumerate(cubes):
@@ -125,10 +128,31 @@ def solve_each(cubes, engine):
         seconds.append(spent)
         for name in engine.STAGES:
             per_stage[name].append(len(result.stages.get(name, [])))
-        print("{:3d} {:3d} moves {:6.2f} s {}".format(
+        timed = getattr(result, "seconds", None) or {}
+        nodes = getattr(result, "stage_nodes", None) or {}
+        if work is not None:
+            for name, value in list(timed.items()) + [(n + " nodes", v) for n, v in nodes.items()]:
+                work.setdefault(name, []).append(value)
+        print("{:3d} {:3d} moves {:6.2f} s {}{}".format(
             k, lengths[-1], seconds[-1],
-            " ".join("{}={}".format(s, per_stage[s][-1]) for s in engine.STAGES)), flush=True)
+            " ".join("{}={}".format(s, per_stage[s][-1]) for s in engine.STAGES),
+            "".join(" | {} {:.2f} s".format(n, timed[n]) for n in sorted(timed)) +
+            "".join(" | {} {} nodes".format(n, nodes[n]) for n in sorted(nodes))), flush=True)
     return lengths, seconds, per_stage
+
+
+def work_rows(work):
+    """Table rows of the time and nodes per section (solve_each's `work`)."""
+    times = [n for n in SECTIONS if n in work]
+    nodes = [n for n in SECTIONS if n + " nodes" in work]
+    return [
+        "| time per section (mean / median / p95) | {} |".format(", ".join(
+            "{} {:.2f} / {:.2f} / {:.2f} s".format(n, statistics.mean(work[n]), statistics.median(work[n]),
+                                                   pct(work[n], 0.95)) for n in times)),
+        "| search nodes per section (mean / max) | {} |".format(", ".join(
+            "{} {:.0f} / {}".format(n, statistics.mean(work[n + " nodes"]), max(work[n + " nodes"]))
+            for n in nodes)),
+    ]
 
 
 def measured_rows(lengths, seconds, per_stage, stages):
@@ -145,19 +169,22 @@ def measured_rows(lengths, seconds, per_stage, stages):
 def run(n, rss_states=3, record_it=True):
     """Solve n seeded random states, print and (optionally) record the table; returns its text."""
     cubes = states(n)
-    lengths, seconds, per_stage = solve_each(cubes, solve4)
+    work = {}
+    lengths, seconds, per_stage = solve_each(cubes, solve4, work)
     rss_states = min(rss_states, len(cubes))
     rss = peak_rss_mb(cubes[:rss_states])
     table_bytes = sum(os.path.getsize(store.table_path(name)) for name in catalog.names(size=4))
     rows = [
         "Run {} on {} ({}), {} uniformly random 4x4x4 states (seed {}), "
-        "cubebot.solver.solve4 default (3x3x3 finish: the reduced cube's views searched in-process).".format(
+        "cubebot.solver.solve4 default (3x3x3 finish: the reduced cube's views searched in-process). "
+        "Load average (1 min) at the end {:.1f} on {} CPUs: times taken under load are "
+        "that much slower.".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
-            n, SEED),
+            n, SEED, os.getloadavg()[0], os.cpu_count()),
         "",
         "| measure | value |",
         "|---|---|",
-    ] + measured_rows(lengths, seconds, per_stage, solve4.STAGES) + [
+    ] + measured_rows(lengths, seconds, per_stage, solve4.STAGES) + work_rows(work) + [
         "| peak RSS of `cubebot solve` ({} states) | {:.1f} MB |".format(rss_states, rss),
         "| 4x4x4 tables on disk | {:.2f} MB |".format(table_bytes / 1e6),
         "",

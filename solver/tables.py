@@ -284,6 +284,12 @@ class DenseTable(_Mapped):
         byte = self.mm[HEADER.size + (rank >> self._shift)]
         return (byte >> ((rank & ((1 << self._shift) - 1)) * self.bits)) & self._mask
 
+    def values(self, ranks):
+        """[self[r] for r in ranks], in one loop (no call per entry)."""
+        mm, base, shift, bits, mask = self.mm, HEADER.size, self._shift, self.bits, self._mask
+        low = (1 << shift) - 1
+        return [(mm[base + (r >> shift)] >> ((r & low) * bits)) & mask for r in ranks]
+
 
 class RecordTable(_Mapped):
     """A sorted fixed-width record table: get(key) -> value or None."""

@@ -32,6 +32,7 @@ def solve(state, metric="obtm", budget=None):
 
 
 def solve_stages(state, budget=None, directory=None):
-    """Result(candidates, stages: name -> moves, nodes: pair search nodes)."""
+    """Result(candidates, stages: name -> moves, nodes: slice and pairs search nodes,
+    seconds: reduce.SECTIONS name -> wall seconds, stage_nodes: slice/pairs -> nodes)."""
     from cubebot.solver.solve4.reduce import Reducer
     return Reducer(directory).solve(state, budget)

@@ -99,8 +99,7 @@ class CentreStage(object):
         return tuple(mask_of(symbols, axis[0]) for axis in AXES)
 
     def apply(self, state, i):
-        move = self.mover.apply
-        return (move(state[0], i), move(state[1], i), move(state[2], i))
+        return self.mover.apply3(state, i)
 
     def rank(self, state):
         cu, cr, cf = self.coords

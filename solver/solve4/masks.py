@@ -11,7 +11,9 @@ Every per-byte table is a flat array of 32-bit integers (WORD), not a tuple
 of int objects: on the brick a Python int costs 16 bytes and a tuple slot 4
 more, an array entry 4 bytes; the move tables of one permutation are built
 once per process and shared by every mover that uses it (the stages share
-most of their moves).
+most of their moves), and so are the rank tables of one CombCoord (slots, k): a
+batch of solves builds each once (the unrank tables, built only for the table
+builds, are not kept).
 """
 
 from array import array
@@ -29,6 +31,7 @@ SEEN_BITS = 4                  # CombCoord entry = rank contribution << SEEN_BIT
 SEEN_MASK = (1 << SEEN_BITS) - 1
 
 _PERM_TABLES = {}              # permutation -> its MaskMover table (built on first use)
+_COMB_TABLES = {}              # (slots, k) -> CombCoord's rank tables (built on first use)
 
 
 def _perm_table(perm):
@@ -76,6 +79,14 @@ class MaskMover(object):
         t = self.tables[i]
         return t[mask & 0xFF] | t[BYTE_VALUES + ((mask >> 8) & 0xFF)] | t[2 * BYTE_VALUES + (mask >> 16)]
 
+    def apply3(self, masks, i):
+        """(apply(m, i) for m in masks) of three masks (one per axis), in one call."""
+        t = self.tables[i]
+        a, b, c = masks
+        return (t[a & 0xFF] | t[BYTE_VALUES + ((a >> 8) & 0xFF)] | t[2 * BYTE_VALUES + (a >> 16)],
+                t[b & 0xFF] | t[BYTE_VALUES + ((b >> 8) & 0xFF)] | t[2 * BYTE_VALUES + (b >> 16)],
+                t[c & 0xFF] | t[BYTE_VALUES + ((c >> 8) & 0xFF)] | t[2 * BYTE_VALUES + (c >> 16)])
+
 
 class CombCoord(object):
     """Rank of a mask restricted to `slots` with exactly k bits set there."""
@@ -84,11 +95,19 @@ class CombCoord(object):
         self.slots = tuple(sorted(slots))
         self.k = k
         self.size = binomial(len(self.slots), k)
-        order = dict((s, i) for i, s in enumerate(self.slots))
         if k > SEEN_MASK:
             raise ValueError("CombCoord counts at most {} set slots, not {}".format(SEEN_MASK, k))
-        # tables[c][before * 256 + byte] = rank contribution << SEEN_BITS | bits counted
-        self.tables = []
+        key = (self.slots, k)
+        self.tables = _COMB_TABLES.get(key)
+        if self.tables is None:
+            self.tables = _COMB_TABLES.setdefault(key, self._rank_tables())
+        self._unrank = None
+
+    def _rank_tables(self):
+        """tables[c][before * 256 + byte] = rank contribution << SEEN_BITS | bits counted."""
+        k = self.k
+        order = dict((s, i) for i, s in enumerate(self.slots))
+        tables = []
         for c in range(N_BYTES):
             table = array(WORD, [0]) * ((k + 1) * BYTE_VALUES)
             for before in range(k + 1):
@@ -101,8 +120,8 @@ class CombCoord(object):
                             if seen <= k:
                                 rank += binomial(order[slot], seen)
                     table[before * BYTE_VALUES + value] = rank << SEEN_BITS | (min(seen, k) - before)
-            self.tables.append(table)
-        self._unrank = None
+            tables.append(table)
+        return tables
 
     def rank(self, mask):
         t0, t1, t2 = self.tables
@@ -111,6 +130,16 @@ class CombCoord(object):
         # the counts add up to at most k < 16: no carry out of the low bits
         v2 = t2[((v0 + v1) & SEEN_MASK) << 8 | mask >> 16]
         return (v0 + v1 + v2) >> SEEN_BITS
+
+    def ranks(self, masks):
+        """[self.rank(m) for m in masks], in one loop (no call per mask)."""
+        t0, t1, t2 = self.tables
+        result = []
+        for mask in masks:
+            v0 = t0[mask & 0xFF]
+            v1 = t1[(v0 & SEEN_MASK) << 8 | (mask >> 8) & 0xFF]
+            result.append((v0 + v1 + t2[((v0 + v1) & SEEN_MASK) << 8 | mask >> 16]) >> SEEN_BITS)
+        return result
 
     def unrank(self, rank):
         """The mask (bits only on self.slots) of a rank."""

@@ -130,9 +130,8 @@ class OrbitMover(object):
 
     def apply(self, state, i):
         masks, a, b, cp = state
-        move = self.mover.apply
         ma, mb = self.maps[i]
-        return ((move(masks[0], i), move(masks[1], i), move(masks[2], i)),
+        return (self.mover.apply3(masks, i),
                 tuple([ma[x] for x in a]), tuple([mb[x] for x in b]), cp ^ self.flips[i])
 
     def follow(self, state, solution):

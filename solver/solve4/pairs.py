@@ -261,7 +261,7 @@ class PairsSearch(object):
         self.moves = list(PAIR_MOVES)
         self.mover = MaskMover(self.moves)
         self.pc = PairCentres(centre_stage, self.mover)
-        self.ud_mask = self.pc.cs.coords[0]
+        self.ud_mask, self.r_coord, self.f_coord = self.pc.cs.coords
         parts = _move_parts()
         self.e = e_moves(parts)
         self.flips = [part[2] for part in parts]
@@ -284,15 +284,20 @@ class PairsSearch(object):
 
     def apply(self, state, i):
         masks, ud, e, bit = state
-        move = self.mover.apply
-        return ((move(masks[0], i), move(masks[1], i), move(masks[2], i)),
+        return (self.mover.apply3(masks, i),
                 self.ud[ud * N_MOVES + i], self.e[i][e], bit ^ self.flips[i])
 
     def heuristic(self, state):
+        """max of the three tables; the U/D mask is ranked once for both that use it
+        (PairCentres.rank inlined: every state the pairs moves reach has a rank)."""
         masks, ud, e, bit = state
         x = self.pt[(ud * N_E + e) * N_BIT + bit]
-        y = self.ct[(self.pc.rank(masks) * N_E + e) * N_BIT + bit]
+        u = self.ud_mask.rank(masks[0])
+        pc = self.pc
+        c = ((u * N_SIDE_MASKS + pc.side[0][self.r_coord.rank(masks[1])]) * N_SIDE_MASKS +
+             pc.side[1][self.f_coord.rank(masks[2])])
+        y = self.ct[(c * N_E + e) * N_BIT + bit]
         if y > x:
             x = y
-        y = self.ut[(self.ud_mask.rank(masks[0]) * N_UD + ud) * N_BIT + bit]
+        y = self.ut[(u * N_UD + ud) * N_BIT + bit]
         return x if x > y else y

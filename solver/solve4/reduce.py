@@ -4,6 +4,7 @@ Reducer(directory).solve(state, budget) -> Result (candidates, moves per stage, 
 (mmap) when a Reducer is made and read one entry at a time.
 """
 
+import time
 from collections import namedtuple
 
 from cubebot.solver import solve3, store
@@ -23,7 +24,11 @@ from cubebot.solver.solve4.slice import CentresForPairs, SliceSearch, SliceTable
 
 STAGES = ("centres-lr", "centres-ud", "wings", "slice", "pairs", "3x3x3")
 
-Result = namedtuple("Result", ["candidates", "stages", "nodes"])
+# seconds: stage group -> wall seconds (SECTIONS); stage_nodes: search nodes of the slice and
+# pairs stages. Both default to None, so Result(candidates, stages, nodes) still works.
+Result = namedtuple("Result", ["candidates", "stages", "nodes", "seconds", "stage_nodes"])
+Result.__new__.__defaults__ = (None, None)
+SECTIONS = ("centres-wings", "slice", "pairs", "3x3x3")     # what Result.seconds times
 
 DIRECT_DEPTH = 3               # cubes this close to solved are solved directly, optimally
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
@@ -61,6 +66,8 @@ class Reducer(object):
         self.centre_stage = CentreStage()
         self.stats = Stats()
         self._groups = {}            # table group -> (objects, open tables)
+        self.clock = []              # perf_counter at each SECTIONS boundary of the current solve
+        self.slice_nodes = 0         # self.stats.nodes when the slice searches were done
 
     # Tables are mapped per group, on first use, and unmapped by release(): the
     # pages of a table read at random end up resident, so a stage's tables are
@@ -171,24 +178,34 @@ class Reducer(object):
         order = sorted(range(len(found)), key=lambda k: (table[ud.rank(starts[k])], k))
         best = None
         for k in order[:MAX_LR_TRIED]:
-            m_ud, after = self._centres_ud(afters[k], starts[k])
-            limit = MAX_CENTRE_STAGE if best is None else len(best[1]) + len(best[2]) - len(m_ud) - 1
+            limit = MAX_CENTRE_STAGE
+            if best is not None:
+                # the centres-ud stage is table[start] long; the order makes it longer and longer
+                limit = len(best[1]) + len(best[2]) - table[ud.rank(starts[k])] - 1
+                if limit < 0:
+                    break
+            chosen = self._centres_ud(afters[k], starts[k], limit)
+            if chosen is None:
+                continue
+            m_ud, after = chosen
             m_wings = self._wings(after, limit)
             if m_wings is not None:
                 best = (found[k], m_ud, m_wings, apply(after, m_wings, N))
         return best
 
-    def _centres_ud(self, cube, start):
+    def _centres_ud(self, cube, start, limit=MAX_CENTRE_STAGE):
         """Of the optimal centres-ud solutions (up to MAX_UD_CHOICES) the one whose
-        wing-stage lower bound is smallest: (moves, cube after)."""
+        wing-stage lower bound is smallest: (moves, cube after); None if no bound
+        is within limit (then no wing stage within limit follows any of them)."""
         ws = self.wings
         best = None
         for m in self._exact(self.ud, self.ud_table, start, MAX_UD_CHOICES):
             after = apply(cube, m, N)
-            bound = ws.heuristic(ws.start(centre_colours(after), wing_positions(after)))
-            if best is None or bound < best[0]:
+            bound = ws.bound(centre_colours(after), wing_positions(after),
+                             limit + 1 if best is None else best[0])
+            if bound is not None:
                 best = (bound, m, after)
-        return best[1], best[2]
+        return None if best is None else best[1:]
 
     def _search(self, stage, start, max_solutions=1, max_cost=MAX_STAGE_COST, max_nodes=None):
         """Up to max_solutions shortest solutions of a slice or pairs search.
@@ -218,24 +235,40 @@ class Reducer(object):
         return [(m, self.orbit.follow(state, m))
                 for m in self._search(sl, sl.start(state), MAX_SLICE_CHOICES, max_nodes=max_nodes)]
 
-    def _pairs_after(self, slices):
-        """The pairs stage after the slice solutions: in the order of their
-        pairs-stage lower bounds each is followed by a pairs search, each later
-        one only for a shorter pairs solution than the best so far and for at
-        most PAIRS_TRY_NODES nodes. (m_slice, m_pairs)."""
+    def _pair_tries(self, slices):
+        """[(pairs-stage lower bound, k, m_slice, pairs start)] of the slice solutions,
+        lowest bound first."""
         pairs = self.pairs
         tries = []
         for m, after in slices:
             start = pairs.start(after)
             tries.append((pairs.heuristic(start), len(tries), m, start))
         tries.sort(key=lambda t: t[:2])
+        return tries
+
+    def _pairs_after(self, slices, beat=None, tries=None):
+        """The pairs stage after the slice solutions: in the order of their
+        pairs-stage lower bounds (tries: _pair_tries(slices)) each is followed by
+        a pairs search, each later one only for a shorter pairs solution than the
+        best so far and for at most PAIRS_TRY_NODES nodes. With `beat` (from the
+        other frame), only for a slice and pairs total below it. (m_slice,
+        m_pairs), or None if nothing below `beat` was found."""
+        pairs = self.pairs
+        tries = self._pair_tries(slices) if tries is None else tries
         best = None
-        for _, _, m, start in tries[:MAX_PAIRS_TRIED]:
-            if best is None:
+        # all slice solutions of a frame are equally long (the shortest ones)
+        limit = None if beat is None else beat - len(slices[0][0]) - 1
+        for k, (_, _, m, start) in enumerate(tries[:MAX_PAIRS_TRIED]):
+            if best is None and limit is None:
                 found = self._search(pairs, start)
             else:
-                found = self._search(pairs, start, max_cost=len(best[1]) - 1,
-                                     max_nodes=PAIRS_TRY_NODES)
+                cost = limit if best is None else len(best[1]) - 1
+                if limit is not None and limit < cost:
+                    cost = limit
+                if cost < 0:
+                    break
+                found = self._search(pairs, start, max_cost=cost,
+                                     max_nodes=PAIRS_TRY_NODES if k else None)
             if found:
                 best = (m, found[0])
         return best
@@ -266,21 +299,33 @@ class Reducer(object):
             _, _, turned, state = min(starts, key=lambda s: s[:2])
             found = [(turned, self._slices(state))]
         self.release("slice")
-        best = None
-        for turned, slices in found:
-            best = self._shorter(best, self._pairs_after(slices), turned)
+        self.clock.append(time.perf_counter())
+        self.slice_nodes = self.stats.nodes
+        # The frame with the lower bound (slice length + smallest pairs bound) is
+        # searched first; the other only for a shorter total (or as short, if it
+        # comes first in self.frames: ties go to the frame order, as before).
+        plans = []
+        for index, (turned, slices) in enumerate(found):
+            tries = self._pair_tries(slices)
+            plans.append((len(slices[0][0]) + tries[0][0], index, turned, slices, tries))
+        plans.sort(key=lambda p: p[:2])
+        best = None                  # (total, frame index, m_slice, m_pairs), moves brought back
+        for low, index, turned, slices, tries in plans:
+            beat = None
+            if best is not None:
+                beat = best[0] + (1 if index < best[1] else 0)
+                if low >= beat:
+                    continue
+            got = self._pairs_after(slices, beat, tries)
+            if got is not None:
+                m_slice, m_pairs = got
+                if turned is not None:
+                    m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
+                total = len(m_slice) + len(m_pairs)
+                if best is None or (total, index) < best[:2]:
+                    best = (total, index, m_slice, m_pairs)
         self.release("pairs")
-        return best
-
-    @staticmethod
-    def _shorter(best, found, turned):
-        """(m_slice, m_pairs) of `found` (from frame `turned`, brought back) if shorter."""
-        m_slice, m_pairs = found
-        if turned is not None:
-            m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
-        if best is None or len(m_slice) + len(m_pairs) < len(best[0]) + len(best[1]):
-            return m_slice, m_pairs
-        return best
+        return best[2:]
 
     def solve(self, state, budget=None):
         """Result(candidates, stages, nodes); every table is unmapped on return."""
@@ -298,10 +343,13 @@ class Reducer(object):
             stage_moves["direct"] = moves
             return Result([moves], stage_moves, 0)
         cube = lettered
+        self.clock = [time.perf_counter()]
         m_lr, m_ud, m_eo, cube = self._centres_and_wings(cube)
         self.release("centres", "wings")
         self.stats = Stats()
+        self.clock.append(time.perf_counter())
         m_slice, m_pairs = self._slice_and_pairs_both_ways(cube)
+        self.clock.append(time.perf_counter())         # slice | pairs split inside
         cube = apply(cube, m_slice + m_pairs, N)
         parts = [m_lr, m_ud, m_eo, m_slice, m_pairs]
 
@@ -315,4 +363,7 @@ class Reducer(object):
         candidates.sort(key=lambda ms: count(ms, "obtm"))
         best_finish = min(finishes, key=len)
         stage_moves = dict(zip(STAGES, parts + [list(best_finish)]))
-        return Result(candidates, stage_moves, self.stats.nodes)
+        self.clock.append(time.perf_counter())
+        seconds = dict((name, self.clock[k + 1] - self.clock[k]) for k, name in enumerate(SECTIONS))
+        stage_nodes = {"slice": self.slice_nodes, "pairs": self.stats.nodes - self.slice_nodes}
+        return Result(candidates, stage_moves, self.stats.nodes, seconds, stage_nodes)

@@ -159,6 +159,10 @@ class SliceSearch(object):
         self.moves = self.orbit.moves
         self.apply = self.orbit.apply
         self.ranks = set_ranks()
+        # by the 12-bit mask of four A indices: (their set rank * N_TUPLES, the indices in order)
+        self.by_mask = [None] * (1 << N_ORBIT)
+        for c, k in self.ranks.items():
+            self.by_mask[sum(1 << x for x in c)] = (k * N_TUPLES, c)
         self.subsets = []
 
     def start(self, orbit_state):
@@ -173,13 +177,22 @@ class SliceSearch(object):
 
     def heuristic(self, state):
         """max(centre distance, min over the sets of their slice distance); the sets
-        are read only until one is no further than the centres."""
+        are read only until one is no further than the centres.
+
+        A set's 4x4-slice index (slice_index) is read as by_mask[its A-index mask]
+        plus the B indices in A-index order: digit[x] is the B index of the edge
+        whose A index is x."""
         masks, a, b, _ = state
-        st, ranks = self.st, self.ranks
+        st, by_mask = self.st, self.by_mask
         y = self.ct[self.cs.rank(masks)]
+        bit = [1 << x for x in a]
+        digit = [0] * N_ORBIT
+        for e in range(N_ORBIT):
+            digit[a[e]] = b[e]
         nearest = None
         for e0, e1, e2, e3 in self.subsets:
-            x = st[slice_index(ranks, (a[e0], a[e1], a[e2], a[e3]), (b[e0], b[e1], b[e2], b[e3]))]
+            base, (i0, i1, i2, i3) = by_mask[bit[e0] | bit[e1] | bit[e2] | bit[e3]]
+            x = st[base + ((digit[i0] * DIGITS + digit[i1]) * DIGITS + digit[i2]) * DIGITS + digit[i3]]
             if x <= y:
                 return y
             if nearest is None or x < nearest:

@@ -26,6 +26,7 @@ from cubebot.solver.solve4.orbits import N_ORBIT, ORBIT_A, PHASE3_MOVES, wing_pe
 
 N_EO = binomial(N_WINGS, N_ORBIT)       # C(24, 12) = 2,704,156
 N_EDGES = N_WINGS // 2
+NEAR_DEPTH = 4                          # EOStage.near_masks: the goal's neighbourhood kept in memory
 
 
 def axis_moves():
@@ -55,8 +56,7 @@ class CentreOrbitStage(object):
         self.mover = MaskMover(self.moves)
 
     def apply(self, state, i):
-        move = self.mover.apply
-        return (move(state[0], i), move(state[1], i), move(state[2], i))
+        return self.mover.apply3(state, i)
 
     def rank(self, state):
         return self.cs.rank(state)
@@ -85,11 +85,66 @@ class EOStage(MaskStage):
     def __init__(self):
         MaskStage.__init__(self, axis_moves(), wing_perm, range(N_WINGS), N_ORBIT, ORBIT_A)
         assert self.size == N_EO
+        self._near = None
 
     def start(self, pos, table):
         """The mask of the best choice of A wings for wing positions pos (table: 4x4-eo)."""
-        rank = self.coord.rank
-        return min((table[rank(mask)], mask) for mask in choice_masks(pos))[1]
+        masks = choice_masks(pos)
+        return min(zip(table.values(self.coord.ranks(masks)), masks))[1]
+
+    def distance(self, pos, table, below):
+        """The 4x4-eo distance of the best choice of A wings for wing positions pos
+        if it is below `below`, else None.
+
+        For below - 1 <= NEAR_DEPTH the masks near the goal (near_masks) are tried in
+        order of distance against the choice rules (choice_test), which is a few
+        hundred cheap tests at most instead of ranking the 2048 choices.
+        """
+        if below - 1 > NEAR_DEPTH:
+            d = min(table.values(self.coord.ranks(choice_masks(pos))))
+            return d if d < below else None
+        pairs, home_b = choice_test(pos)
+        for d, masks in enumerate(self.near_masks()[:below]):
+            for mask in masks:
+                for pair in pairs:
+                    if not mask & pair:
+                        break
+                else:
+                    if not bin(mask & home_b).count("1") & 1:
+                        return d
+        return None
+
+    def near_masks(self):
+        """[the masks at distance d from the goal, for d = 0 .. NEAR_DEPTH] (619 masks,
+        found by breadth-first search on first use: the axis moves hold their inverses)."""
+        if self._near is None:
+            seen = set([self.goal_mask])
+            layers = [[self.goal_mask]]
+            for _ in range(NEAR_DEPTH):
+                layer = set()
+                for mask in layers[-1]:
+                    for i in range(len(self.moves)):
+                        layer.add(self.mover.apply(mask, i))
+                layer -= seen
+                seen |= layer
+                layers.append(sorted(layer))
+            self._near = layers
+        return self._near
+
+
+def choice_test(pos):
+    """(pairs, home_b): a 12-bit mask is one of choice_masks(pos) exactly when it
+    meets every pair (the two slots of one edge's wings) and has an even number
+    of bits on home_b (the slots of the wings whose home slot is in orbit B)."""
+    in_a = set(ORBIT_A)
+    pairs, home_b = [], 0
+    for e in range(N_EDGES):
+        first, second = 2 * e, 2 * e + 1
+        if first not in in_a:
+            first, second = second, first
+        pairs.append(1 << pos[first] | 1 << pos[second])
+        home_b |= 1 << pos[second]
+    return pairs, home_b
 
 
 def choice_masks(pos):
@@ -133,6 +188,16 @@ class WingStage(object):
 
     def apply(self, state, i):
         return (self.eo.apply(state[0], i), self.centres.apply(state[1], i))
+
+    def bound(self, symbols, pos, below):
+        """heuristic(start(symbols, pos)) if it is below `below`, else None (cheaper)."""
+        centres = self.centre_table[self.centres.rank(self.centres.cs.start(symbols))]
+        if centres >= below:
+            return None
+        eo = self.eo.distance(pos, self.eo_table, below)
+        if eo is None:
+            return None
+        return eo if eo > centres else centres
 
     def heuristic(self, state):
         a = self.eo_table[self.eo.rank(state[0])]

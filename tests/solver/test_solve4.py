@@ -148,6 +148,9 @@ def test_seeded_random_states_are_solved(tables_dir, seed):
     result = solve4.solve_stages(state)
     check_solves(state, result.candidates[0])
     assert set(result.stages) >= set(solve4.STAGES)
+    from cubebot.solver.solve4.reduce import SECTIONS
+    assert sorted(result.seconds) == sorted(SECTIONS) and min(result.seconds.values()) >= 0
+    assert result.stage_nodes["slice"] + result.stage_nodes["pairs"] == result.nodes
 
 
 def test_a_solve_forks_nothing_and_unmaps_every_table(tables_dir, monkeypatch):
@@ -279,3 +282,69 @@ def test_a_turned_frame_brings_its_moves_back():
         assert moves.apply(turned.seen(cube), seq) == turned.seen(moves.apply(cube, turned.moves_back(seq)))
         # the phase-3 moves are the same set in the turned frame
         assert set(turned.moves_back(orbits.PHASE3_MOVES)) == set(orbits.PHASE3_MOVES)
+
+
+def test_near_masks_are_the_eo_table_layers_and_distance_matches_the_full_scan(tables_dir):
+    from cubebot.solver import store
+    eo = phase2.EOStage()
+    table = store.open_dense(eo.table, tables_dir)
+    try:
+        layers = eo.near_masks()
+        assert len(layers) == phase2.NEAR_DEPTH + 1 and layers[0] == [eo.goal_mask]
+        for d, layer in enumerate(layers):
+            assert table.values(eo.coord.ranks(layer)) == [d] * len(layer)
+        assert sum(len(layer) for layer in layers) == 619       # distances 0..4 of 4x4-eo
+        rng = seeded(71)
+        for _ in range(40):
+            pos = list(range(24))
+            rng.shuffle(pos)
+            full = min(table[eo.coord.rank(m)] for m in phase2.choice_masks(pos))
+            assert table[eo.coord.rank(eo.start(pos, table))] == full
+            for below in range(0, 8):
+                expected = full if full < below else None
+                assert eo.distance(pos, table, below) == expected
+    finally:
+        table.close()
+
+
+def test_comb_coord_ranks_in_one_loop_match_rank_one_by_one():
+    from cubebot.solver.solve4.masks import CombCoord
+    coord = CombCoord(range(24), 12)
+    rng = seeded(72)
+    masks = [sum(1 << s for s in rng.sample(range(24), 12)) for _ in range(500)]
+    assert coord.ranks(masks) == [coord.rank(m) for m in masks]
+    assert sorted(coord.ranks([coord.unrank(r) for r in range(0, coord.size, 997)])) == \
+        list(range(0, coord.size, 997))
+
+
+def test_slice_heuristic_reads_the_same_entries_as_slice_index(tables_dir):
+    from itertools import combinations
+    from cubebot.solver.solve4 import slice as slice_stage
+    from cubebot.solver.solve4.reduce import Reducer
+    reducer = Reducer(tables_dir)
+    try:
+        search = reducer.slice
+        centres = reducer.centre_stage.unrank(reducer.centre_stage.goals()[0])
+        rng = seeded(73)
+        for _ in range(30):
+            a, b = list(range(12)), list(range(12))
+            rng.shuffle(a)
+            rng.shuffle(b)
+            search.subsets = rng.sample(list(combinations(range(12), 4)), 40)
+            nearest = min(search.st[slice_stage.slice_index(search.ranks, [a[e] for e in c],
+                                                            [b[e] for e in c])]
+                          for c in search.subsets)
+            expected = max(search.ct[search.cs.rank(centres)], nearest)
+            assert search.heuristic((centres, tuple(a), tuple(b), 0)) == expected
+    finally:
+        reducer.release()
+
+
+def test_apply3_moves_three_masks_like_apply():
+    from cubebot.solver.solve4.masks import MaskMover
+    mover = MaskMover(orbits.PHASE3_MOVES)
+    rng = seeded(74)
+    for _ in range(50):
+        masks = tuple(rng.getrandbits(24) for _ in range(3))
+        i = rng.randrange(len(orbits.PHASE3_MOVES))
+        assert mover.apply3(masks, i) == tuple(mover.apply(m, i) for m in masks)

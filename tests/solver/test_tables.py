@@ -49,6 +49,8 @@ def test_dense_round_trip(tmp_path, bits, encoding, top):
         else:
             want = min(d, top)
         assert table[r] == want
+    ranks = list(range(len(dist))) + [rng.randrange(len(dist)) for _ in range(300)]
+    assert table.values(ranks) == [table[r] for r in ranks]
     table.close()
 
 
