@@ -30,7 +30,6 @@ import json
 import os
 import platform
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -177,7 +176,7 @@ def run(n, count, seed, budget=None, metric="htm", argv=None):
             "argv": argv, "walls": walls, "lengths": lengths, "reported": reported,
             "failures": failures, "exit": code, "stderr": stderr.strip(),
             "peak_mb": sampler.peak_kb / 1024.0, "samples": sampler.samples,
-            "rss_one_mb": max(sampler.rss_one_kb, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024.0,
+            "rss_one_mb": sampler.rss_one_kb / 1024.0,
             "startup_s": startup_s, "total_s": time.perf_counter() - start}
 
 
@@ -213,10 +212,10 @@ def section(args, res, load_before):
               "start-up, timed to the answer for a solved cube sent first ({:.2f} s); the first state "
               "still pays opening the tables. Whole run {:.1f} s. Peak PSS: the largest sum of Pss "
               "(shared pages counted once) over `cubebot solve` and all its descendants, sampled every "
-              "{:g} s ({} samples; the tree found again every {:g} s); largest single process Rss "
+              "{:g} s (the tree found again every {:g} s); largest single process Rss "
               "{:.1f} MB. "
               "Machine load average (1 min) {:.1f} before, {:.1f} after, on {} CPUs shared with other "
-              "jobs.".format(res["startup_s"], res["total_s"], SAMPLE_S, res["samples"], TREE_S,
+              "jobs.".format(res["startup_s"], res["total_s"], SAMPLE_S, TREE_S,
                              res["rss_one_mb"], load_before, os.getloadavg()[0], os.cpu_count())]
     for k, why in res["failures"]:
         lines.append("- {} failed: {}".format("state %d" % k if k >= 0 else "start-up", why))

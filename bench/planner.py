@@ -219,7 +219,9 @@ def main(argv=None):
     text = head + "\n\n" + "\n\n".join(parts)
     print(text)
     if not args.no_record:
-        record("planner", "## Planner (bench/planner.py)\n\n" + text)
+        command = "python bench/planner.py" + ("" if args.count == 200 else " --count %d" % args.count) + (
+            "" if args.budget == 0.2 else " --budget %g" % args.budget)
+        record("planner", "## Planner (`%s`)\n\n" % command + text)
     return 0
 
 
