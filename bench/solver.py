@@ -166,11 +166,13 @@ def main():
                  "this machine; times scale with it)".format(load_before, os.getloadavg()[0], os.cpu_count()))
     anchors = ["| case | cited anchor (facts.md, not measured here) | target |", "|---|---|---|"]
     anchors += ["| {} | {} | {} |".format(name, ANCHORS[key], TARGETS[key]) for name, key in ROW_KEYS]
-    text = ("## Solver ({}, {} {}, Python {})\n\n`python bench/solver.py`: uniformly random states "
+    options = "".join(" --{} {:g}".format(k, getattr(args, k)) for k, default in (
+        ("n2", 1000), ("n3", 200), ("budget", 1.0)) if getattr(args, k) != default)
+    text = ("## Solver ({}, {} {}, Python {})\n\n`python bench/solver.py{}`: uniformly random states "
             "(random cubie states, not random moves), seed {} (2x2x2), seed {} (3x3x3); every solution "
             "applied back and checked.\n\nMeasured:\n\n{}\n\n{}\n\nAnchors and targets:\n\n{}\n").format(
         datetime.date.today().isoformat(), platform.machine(), platform.system(),
-        platform.python_version(), SEED2, SEED3, "\n".join(lines), "\n".join("- " + n for n in notes),
+        platform.python_version(), options, SEED2, SEED3, "\n".join(lines), "\n".join("- " + n for n in notes),
         "\n".join(anchors))
     print(text)
     if not args.no_record and args.size is None:
