@@ -119,7 +119,7 @@ def bench_3(args, lines):
     lengths, seconds = run_solves(states)
     lines.append(row("3x3x3 default", lengths, seconds, "3-default"))
     lengths, seconds = run_solves(states, budget=args.budget)
-    lines.append(row("3x3x3 --budget {:g}".format(args.budget), lengths, seconds, "3-budget"))
+    lines.append(row("3x3x3 --budget {:g} (time-bounded)".format(args.budget), lengths, seconds, "3-budget"))
     rss_default = peak_rss_mb([cli(s) for s in states[:RSS_STATES]])
     rss_budget = peak_rss_mb([cli(s, "--budget", str(args.budget)) for s in states[:RSS_STATES]])
     return ["peak RSS of `cubebot solve` (3x3x3 default): {:.1f} MB".format(rss_default),
