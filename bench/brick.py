@@ -132,7 +132,7 @@ def memory_table(args):
         lines.append("| {} | {} |".format(label, " | ".join(cells)))
         print(lines[-1], flush=True)
     head = [
-        "## Memory on 32-bit ARM and here (`bench/brick.py --memory`)",
+        "## Memory on 32-bit ARM and here (`python bench/brick.py --memory{}`)",
         "",
         "{}, Python {} on {} ({} CPUs){}. Peak Pss summed over the process tree (forked children",
         "share pages; Pss counts each once): under `armel-run measure` (guest_peak_pss_all_mb; Debian",
@@ -143,6 +143,11 @@ def memory_table(args):
         "| case | 32-bit ARM peak (MB) | emulated wall | x86-64 peak (MB) | wall here |",
         "|---|---|---|---|---|",
     ]
+    defaults = (("batch", BATCH), ("armel_batch", ARMEL_BATCH), ("app_jobs", APP_JOBS),
+                ("armel_app_jobs", ARMEL_APP_JOBS))
+    head[0] = head[0].format("".join(" --{} {}".format(name.replace("_", "-"), getattr(args, name))
+                                     for name, default in defaults if getattr(args, name) != default)
+                             + (" --no-armel" if args.no_armel else ""))
     head[2] = head[2].format(datetime.date.today().isoformat(), platform.python_version(),
                              platform.machine(), os.cpu_count(),
                              "" if use_armel else "; armel-run not available: no 32-bit figures")
