@@ -9,7 +9,9 @@ with the things a re-run may change masked:
 - dates (YYYY-MM-DD) and load averages;
 - figures with a time unit (ms, s, us, min; a range such as 2.1-6.4 s too);
 - whole table columns whose header names a time (ms, s, time, wall, seconds);
-- memory figures (MB, KiB, kB) are compared within MEMORY_TOLERANCE;
+- memory figures (MB, KiB, kB) count as the same within MEMORY_TOLERANCE or
+  MEMORY_SLACK_MB (a process's Pss shifts with what else on the machine maps
+  the same libraries);
 - lines that say "time-bounded" (a search given a time budget finds more or
   less with the machine's load, so its counts move too; the scripts label
   such rows) are masked whole.
@@ -39,7 +41,8 @@ if TOP not in sys.path:
 from bench import record as record_mod  # noqa: E402
 
 DEFAULT_SECTIONS = ("robot", "planner", "serial", "solver", "deploy", "brick", "heldout-2", "heldout-3")
-MEMORY_TOLERANCE = 0.05       # relative: memory figures closer than this count as the same
+MEMORY_TOLERANCE = 0.10       # memory figures this close (relative) count as the same,
+MEMORY_SLACK_MB = 1.5         # ... or this close: Pss shifts with what else maps the same libraries
 TIMEOUT_S = 3600              # one script at most
 TIME_BOUNDED = "time-bounded"  # the mark of a line whose counts depend on a time budget
 
@@ -80,7 +83,7 @@ def _mask_line(line, time_columns):
     line = _DATE.sub("<date>", line)
     line = _LOAD.sub("<load>", line)
     line = _TIME.sub("<time>", line)
-    memory = [float(m.group(1)) for m in _MEMORY.finditer(line)]
+    memory = [float(m.group(1)) / (1.0 if m.group(2) == "MB" else 1024.0) for m in _MEMORY.finditer(line)]
     line = _MEMORY.sub(r"<\2>", line)
     return line, memory
 
@@ -104,7 +107,7 @@ def masked(body):
 
 
 def _same_memory(a, b):
-    return len(a) == len(b) and all(abs(x - y) <= MEMORY_TOLERANCE * max(abs(x), abs(y), 1e-9)
+    return len(a) == len(b) and all(abs(x - y) <= max(MEMORY_SLACK_MB, MEMORY_TOLERANCE * max(abs(x), abs(y)))
                                     for x, y in zip(a, b))
 
 
