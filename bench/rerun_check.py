@@ -8,7 +8,8 @@ with the things a re-run may change masked:
 
 - dates (YYYY-MM-DD) and load averages;
 - figures with a time unit (ms, s, us, min; a range such as 2.1-6.4 s too);
-- whole table columns whose header names a time (ms, s, time, wall, seconds);
+- whole table columns whose header names a time (ms, s, time, wall, seconds)
+  or says the column "varies" (e.g. bytes of JSON that carries times);
 - memory figures (MB, KiB, kB) count as the same within MEMORY_TOLERANCE or
   MEMORY_SLACK_MB (a process's Pss shifts with what else on the machine maps
   the same libraries);
@@ -53,7 +54,7 @@ _NUM = r"\d+(?:\.\d+)?"
 _TIME = re.compile(r"(?:x)?{0}(?:\s?(?:-|to|/)\s?{0})*\s?(?:ms|s|us|min|seconds)\b".format(_NUM))
 _LOAD = re.compile(r"(?i)load(?: average)?[^;|\n]*")
 _MEMORY = re.compile(r"({0})\s?(MB|KiB|kB|KB)\b".format(_NUM))
-_TIME_HEADER = re.compile(r"(?i)\bms\b|\bs\b|time|wall|seconds|\bus\b")
+_TIME_HEADER = re.compile(r"(?i)\bms\b|\bs\b|time|wall|seconds|\bus\b|\bvaries\b")
 
 
 def sections(text):

@@ -24,6 +24,7 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
+from bench import memory  # noqa: E402
 from bench.record import record  # noqa: E402
 from cubebot.solver import api, moves, facelets, scramble, solve2  # noqa: E402
 
@@ -123,8 +124,12 @@ def bench_3(args, lines):
     rss_default = peak_rss_mb([cli(s) for s in states[:RSS_STATES]])
     rss_budget = peak_rss_mb([cli(s, "--budget", str(args.budget)) for s in states[:RSS_STATES]])
     return ["peak RSS of `cubebot solve` (3x3x3 default): {:.1f} MB".format(rss_default),
-            "peak RSS of `cubebot solve` (3x3x3 --budget {:g}; forked search children included): {:.1f} MB".format(
-                args.budget, rss_budget)]
+            "peak RSS of `cubebot solve` (3x3x3 --budget {:g}; the largest single process, forked search "
+            "children included): {:.1f} MB".format(args.budget, rss_budget),
+            "peak PSS of `cubebot solve` (3x3x3 --budget {:g}; summed over the process tree, shared pages "
+            "counted once, bench/memory.py): {:.1f} MB".format(args.budget, max(
+                memory.peak_pss(cli(s, "--budget", str(args.budget))).pss_all_mb
+                for s in states[:RSS_STATES]))]
 
 
 def bench_4(args, lines):
