@@ -213,8 +213,8 @@ def main(argv=None):
         "the same state as one process, same run. Shared machine (other engineers' jobs running): "
         "times are noisy." % (len(states), len(states), PING_EVERY_S * 1000, SAMPLE_S * 1000),
         "",
-        "| seed | solve over the link | pings | ping max | ping median | serve tree peak PSS | "
-        "processes | direct solve | its peak PSS |",
+        "| seed | solve over the link | pings (varies with the solve's time) | ping max | ping median | "
+        "serve tree peak PSS | processes | direct solve | its peak PSS |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for row, (dwall, dmb) in zip(rows, anchors):
@@ -224,8 +224,8 @@ def main(argv=None):
     lines += ["", "A solve stopped %.1f s in: answered %.1f ms after the `stop` (`failed`, \"%s\"), its "
               "child gone after %.1f ms." % (STOP_AFTER_S, 1000 * reply_s, reply.get("error"), 1000 * gone_s)]
     extra = [row["peak_mb"] - dmb for row, (_, dmb) in zip(rows, anchors)]
-    lines += ["", "The link costs %.1f-%.1f MB PSS over the direct solve of the same state (serve's own "
-              "process: the simulated robot, pyserial, the link threads), %.1f-%.1f MB in all on x86-64 "
+    lines += ["", "The link costs %.1f MB to %.1f MB PSS over the direct solve of the same state (serve's "
+              "own process: the simulated robot, pyserial, the link threads), %.1f MB to %.1f MB in all on x86-64 "
               "(the limit is 64 MB; not measured on 32-bit ARM here). Read the link and direct columns "
               "against each other, not against other sections: load average (1 min) %.1f at the start, "
               "%.1f at the end, on %d CPUs shared with other jobs." % (
