@@ -207,8 +207,8 @@ def fmt_size(n, result, budget):
         if rows[key]:
             row("lower bound: %s (best possible)" % key, rows[key], bound_flips if key == "flip bound" else None)
     lines.append("")
-    lines.append("Planning time per solution on this machine: median %.2f ms (mean %.2f) with the routes "
-                 "cached, median %.2f ms (mean %.2f) cold, routes built anew; on the brick "
+    lines.append("Planning time per solution on this machine: median %.2f ms (mean %.2f ms) with the routes "
+                 "cached, median %.2f ms (mean %.2f ms) cold, routes built anew; on the brick "
                  "(cubebot.robot.job.brick_time) %s cached, %s cold." % (
                      median(plan_ms), mean(plan_ms), median(cold_ms), mean(cold_ms),
                      describe(estimate(median(plan_ms) / 1000.0)),
