@@ -117,6 +117,7 @@ def memory_cases(args):
 
 def memory_table(args):
     from bench.memory import peak_pss
+    load_start = os.getloadavg()[0]
     use_armel = not args.no_armel and armel_ready()
     lines = []
     for label, native, emulated in memory_cases(args):
@@ -131,7 +132,7 @@ def memory_table(args):
         lines.append("| {} | {} |".format(label, " | ".join(cells)))
         print(lines[-1], flush=True)
     head = [
-        "## Memory on 32-bit ARM and here (`bench/brick.py --memory`)",
+        "## Memory on 32-bit ARM and here (`python bench/brick.py --memory{}`)",
         "",
         "{}, Python {} on {} ({} CPUs){}. Peak Pss summed over the process tree (forked children",
         "share pages; Pss counts each once): under `armel-run measure` (guest_peak_pss_all_mb; Debian",
@@ -142,11 +143,20 @@ def memory_table(args):
         "| case | 32-bit ARM peak (MB) | emulated wall | x86-64 peak (MB) | wall here |",
         "|---|---|---|---|---|",
     ]
+    defaults = (("batch", BATCH), ("armel_batch", ARMEL_BATCH), ("app_jobs", APP_JOBS),
+                ("armel_app_jobs", ARMEL_APP_JOBS))
+    head[0] = head[0].format("".join(" --{} {}".format(name.replace("_", "-"), getattr(args, name))
+                                     for name, default in defaults if getattr(args, name) != default)
+                             + (" --no-armel" if args.no_armel else ""))
     head[2] = head[2].format(datetime.date.today().isoformat(), platform.python_version(),
                              platform.machine(), os.cpu_count(),
                              "" if use_armel else "; armel-run not available: no 32-bit figures")
     head[5] = head[5].format(BRICK_FREE_MB, BRICK_FREE_MB)
-    text = "\n".join(head + lines)
+    tail = ["", "Load average (1 min) {:.1f} at the start, {:.1f} at the end, on {} CPUs shared with other "
+            "jobs; the batch states are seed {} (cubebot.solver.scramble.random_state), the single "
+            "states seed {}.".format(load_start, os.getloadavg()[0], os.cpu_count(), HELD_OUT_SEED,
+                                     SMALL_SEED)]
+    text = "\n".join(head + lines + tail)
     if not args.no_record:
         record("brick-memory", text)
     print(text)
@@ -166,7 +176,7 @@ def main():
     if args.memory:
         memory_table(args)
         return
-    rows = []
+    rows, load_start = [], os.getloadavg()[0]
     for size in SIZES:
         walls, robot, simulated, steps, solved = [], [], [], [], 0
         for seed in range(args.seeds):
@@ -183,9 +193,9 @@ def main():
     text = "\n".join([
         "## Virtual brick (python-ev3dev2 on a fake sysfs)",
         "",
-        "{}, {} seeds per size, Python {} on {} ({} CPUs). `bench/brick.py`.".format(
+        "{}, {} seeds per size, Python {} on {} ({} CPUs). `python bench/brick.py{}`.".format(
             datetime.date.today().isoformat(), args.seeds, platform.python_version(), platform.machine(),
-            os.cpu_count()),
+            os.cpu_count(), "" if args.seeds == SEEDS else " --seeds {}".format(args.seeds)),
         "Each run scans, resolves, solves, plans and turns through the real python-ev3dev2 against the",
         "virtual brick; the robot time is the brick's clock (physics steps of 10 ms, lockstep), the",
         "simulated time that of the pure simulation with the same seed (the same cube and sensor).",
@@ -193,7 +203,8 @@ def main():
         "| size | runs | solved | wall time per run (mean) | (max) | robot time, virtual brick | "
         "robot time, pure sim | wall us per physics step |",
         "|---|---|---|---|---|---|---|---|",
-    ] + rows)
+    ] + rows + ["", "Load average (1 min) {:.1f} at the start, {:.1f} at the end, on {} CPUs shared with "
+                 "other jobs.".format(load_start, os.getloadavg()[0], os.cpu_count())])
     if not args.no_record:
         record("brick", text)
     print(text)

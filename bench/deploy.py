@@ -1,6 +1,7 @@
 """Time deploy.sh against a real OpenSSH server on 127.0.0.1 (this machine plays the brick).
 
-Deploys a copy of this checkout with its real tables (built first if missing) into a
+Deploys a copy of this checkout with its real tables (from where the project finds them,
+$CUBEBOT_TABLES included; built first if they do not verify) into a
 temporary home, three times: the first deploy (everything sent), an unchanged redeploy
 (tables reused), and a redeploy after one table was damaged on the "brick" (that table
 set is sent again). Prints and records the wall-clock seconds (median of RUNS) and the
@@ -27,8 +28,8 @@ DEPLOYED = ["robot", "solver", "systemd", "deploy", "setup.py", "deploy.sh"]
 RUNS = 3         # repetitions of each case; the median is reported
 
 
-def checkout_copy(dest):
-    """The deployable part of the checkout, real tables included."""
+def checkout_copy(dest, tables):
+    """The deployable part of the checkout, with the real tables of the folder `tables`."""
     os.makedirs(dest)
     for name in DEPLOYED:
         path = os.path.join(ROOT, name)
@@ -37,12 +38,16 @@ def checkout_copy(dest):
         else:
             shutil.copy2(path, os.path.join(dest, name))
     shutil.copytree(os.path.join(ROOT, "tables"), os.path.join(dest, "tables"),
-                    ignore=shutil.ignore_patterns("*.tmp", "*.sorted"))
+                    ignore=shutil.ignore_patterns("*.tmp", "*.sorted", "*.bin"))
+    for name in sorted(os.listdir(tables)):
+        if name.endswith(".bin"):
+            shutil.copy2(os.path.join(tables, name), os.path.join(dest, "tables", name))
 
 
 def deploy(src, server, home, *extra):
     env = dict(os.environ, CUBEBOT_LOCAL_PYTHON=sys.executable, CUBEBOT_SYSTEMCTL="/nonexistent/systemctl",
                SSH_OPTS=server.ssh_opts())
+    env.pop("CUBEBOT_TABLES", None)             # deploy.sh checks and sends the copy's own tables
     start = time.perf_counter()
     proc = subprocess.run(["bash", os.path.join(src, "deploy.sh"), "-p", str(server.port), "-i", server.user_key,
                            "--home", home, "--python", sys.executable, "--no-diag"] + list(extra) + [server.target],
@@ -63,14 +68,15 @@ def main():
     verify = [sys.executable, "-m", "cubebot", "tables", "verify"]
     if subprocess.run(verify, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
         subprocess.run([sys.executable, "-m", "cubebot", "tables", "build"], cwd=ROOT, check=True)
-    table_bytes = sum(os.path.getsize(os.path.join(ROOT, "tables", n))
-                      for n in os.listdir(os.path.join(ROOT, "tables")) if n.endswith(".bin"))
+    from cubebot.solver.store import tables_dir
+    tables = tables_dir()                       # where the project finds them ($CUBEBOT_TABLES too)
+    table_bytes = sum(os.path.getsize(os.path.join(tables, n)) for n in os.listdir(tables) if n.endswith(".bin"))
     load_before = os.getloadavg()[0]
     work = tempfile.mkdtemp(prefix="bench-deploy-")
     server = SshServer(os.path.join(work, "sshd"))
     try:
         src = os.path.join(work, "src")
-        checkout_copy(src)
+        checkout_copy(src, tables)
         cases = {"first deploy (code + tables sent)": [], "redeploy, nothing changed (tables reused)": [],
                  "redeploy after a damaged table on the brick": []}
         notes = {}

@@ -158,6 +158,7 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, default=SEEDS)
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args(argv)
+    load_start = os.getloadavg()[0]
     from cubebot.solver.facelets import is_solved
     from cubebot.solver.moves import apply
     states = [scramble(SIZE, random.Random(seed))[0] for seed in range(1, args.seeds + 1)]
@@ -203,7 +204,8 @@ def main(argv=None):
             bridge.close()
     today = datetime.date.today().isoformat()
     lines = [
-        "## The link while a 4x4x4 solve computes (bench/link_solve.py, %s)" % today,
+        "## The link while a 4x4x4 solve computes (`python bench/link_solve.py%s`, %s)" % (
+            "" if args.seeds == SEEDS else " --seeds %d" % args.seeds, today),
         "",
         "`serve --sim` as its own process behind a pty pair; a `solve` of %d fixed 4x4x4 states "
         "(scramble seeds 1..%d), a `ping` every %d ms until its reply. Memory: peak PSS of serve's whole "
@@ -211,8 +213,8 @@ def main(argv=None):
         "the same state as one process, same run. Shared machine (other engineers' jobs running): "
         "times are noisy." % (len(states), len(states), PING_EVERY_S * 1000, SAMPLE_S * 1000),
         "",
-        "| seed | solve over the link | pings | ping max | ping median | serve tree peak PSS | "
-        "processes | direct solve | its peak PSS |",
+        "| seed | solve over the link | pings (varies with the solve's time) | ping max | ping median | "
+        "serve tree peak PSS | processes | direct solve | its peak PSS |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for row, (dwall, dmb) in zip(rows, anchors):
@@ -221,6 +223,14 @@ def main(argv=None):
             1000 * row["ping_max"], 1000 * row["ping_median"], row["peak_mb"], row["processes"], dwall, dmb))
     lines += ["", "A solve stopped %.1f s in: answered %.1f ms after the `stop` (`failed`, \"%s\"), its "
               "child gone after %.1f ms." % (STOP_AFTER_S, 1000 * reply_s, reply.get("error"), 1000 * gone_s)]
+    extra = [row["peak_mb"] - dmb for row, (_, dmb) in zip(rows, anchors)]
+    lines += ["", "The link costs %.1f MB to %.1f MB PSS over the direct solve of the same state (serve's "
+              "own process: the simulated robot, pyserial, the link threads), %.1f MB to %.1f MB in all on x86-64 "
+              "(the limit is 64 MB; not measured on 32-bit ARM here). Read the link and direct columns "
+              "against each other, not against other sections: load average (1 min) %.1f at the start, "
+              "%.1f at the end, on %d CPUs shared with other jobs." % (
+                  min(extra), max(extra), min(r["peak_mb"] for r in rows), max(r["peak_mb"] for r in rows),
+                  load_start, os.getloadavg()[0], os.cpu_count())]
     text = "\n".join(lines)
     print(text)
     if not args.no_record:

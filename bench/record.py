@@ -1,17 +1,23 @@
 """Write one benchmark's section into docs/benchmarks.md (atomically).
 
 Each benchmark owns the text between `<!-- bench:NAME -->` and
-`<!-- /bench:NAME -->`; other sections are left as they are.
+`<!-- /bench:NAME -->`; other sections are left as they are. The environment
+variable CUBEBOT_BENCH_DOC names another file to write instead (bench/rerun_check.py
+runs the scripts into a copy and compares).
 """
 
 import os
 import tempfile
 
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "benchmarks.md")
+DOC_ENV = "CUBEBOT_BENCH_DOC"
 
 
-def record(name, markdown, path=DOC):
-    """Replace (or append) the section `name` with `markdown`."""
+def record(name, markdown, path=None):
+    """Replace (or append) the section `name` with `markdown` (in `path`, else $CUBEBOT_BENCH_DOC,
+    else docs/benchmarks.md)."""
+    if path is None:
+        path = os.environ.get(DOC_ENV) or DOC
     begin, end = "<!-- bench:%s -->" % name, "<!-- /bench:%s -->" % name
     text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
     block = "%s\n%s\n%s" % (begin, markdown.strip(), end)

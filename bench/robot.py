@@ -142,7 +142,7 @@ def main(argv=None):
             "start, {} at the end.".format(
                 datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
                 time.time() - t0, args.seeds * len(SIZES), load_before, load_average()), "",
-        "`python bench/robot.py`, seeds 0..{} of each size: scramble, scan with the synthetic "
+        "`python bench/robot.py{}`, seeds 0..{} of each size: scramble, scan with the synthetic "
         "sensor model (robot/hw/sim/sensor_model.py, noise preset moderate, not fitted to real "
         "scans), resolve, solve, plan, execute on the simulated MINDCUB3R with the default config "
         "(docs/robot.md). Times are estimates for the real robot: motor moves from speeds "
@@ -150,7 +150,9 @@ def main(argv=None):
         "process and the solver's child processes, cubebot.robot.job.pipeline.cpu_seconds: other load "
         "on the machine inflates it less than wall-clock time) through the brick-time estimator "
         "(cubebot.robot.job.brick_time: integer work x{:g}-{:g}, colour resolution as floating "
-        "point x{:g}-{:g}; docs/brick.md).".format(args.seeds - 1, *(brick_time.INT_FACTOR + brick_time.FLOAT_FACTOR)),
+        "point x{:g}-{:g}; docs/brick.md).".format(
+            "" if args.seeds == SEEDS else " --seeds {}".format(args.seeds), args.seeds - 1,
+            *(brick_time.INT_FACTOR + brick_time.FLOAT_FACTOR)),
         ""]
     text = "\n".join(["## Robot (simulated MINDCUB3R)", ""] + head + sections + ["Summary:", ""]
                      + ["- " + v for v in verdicts])

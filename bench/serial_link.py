@@ -82,14 +82,17 @@ def main():
     bridge.close()
     os.rmdir(folder)
 
-    lines = ["Serial link over a pty pair (`bench/serial_link.py`, {}): real pyserial both ends, "
-             "`serve --sim`'s service, 3x3x3.".format(datetime.date.today().isoformat()), "",
+    lines = ["Serial link over a pty pair (`python bench/serial_link.py`, {}): real pyserial both ends, "
+             "`serve --sim`'s service, 3x3x3; load average (1 min) {:.1f} at the end, on {} CPUs shared "
+             "with other jobs.".format(datetime.date.today().isoformat(), os.getloadavg()[0], os.cpu_count()),
+             "",
              "| measure | value |", "|---|---|",
              "| ping round trip, median ({} pings) | {:.3f} ms |".format(PINGS, statistics.median(times)),
              "| ping round trip, 95th percentile | {:.3f} ms |".format(percentile(times, 0.95)),
              "| ping round trip, max | {:.3f} ms |".format(max(times)), "",
-             "| seed | solved | moves | events | scan_progress | move_progress | bytes to laptop | "
-             "longest line | at {} baud | run here (wall) | robot time (simulated) |".format(UART_BAUD),
+             "| seed | solved | moves | events | scan_progress | move_progress | bytes to laptop (varies "
+             "by a few: the JSON carries times) | longest line (varies, likewise) | at {} baud | run "
+             "here (wall) | robot time (simulated) |".format(UART_BAUD),
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append("| {} | {} | {} | {} | {} | {} | {} | {} B | {:.1f} s | {:.2f} s | {:.1f} s |".format(

@@ -24,6 +24,7 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
+from bench import memory  # noqa: E402
 from bench.record import record  # noqa: E402
 from cubebot.solver import api, moves, facelets, scramble, solve2  # noqa: E402
 
@@ -119,12 +120,16 @@ def bench_3(args, lines):
     lengths, seconds = run_solves(states)
     lines.append(row("3x3x3 default", lengths, seconds, "3-default"))
     lengths, seconds = run_solves(states, budget=args.budget)
-    lines.append(row("3x3x3 --budget {:g}".format(args.budget), lengths, seconds, "3-budget"))
+    lines.append(row("3x3x3 --budget {:g} (time-bounded)".format(args.budget), lengths, seconds, "3-budget"))
     rss_default = peak_rss_mb([cli(s) for s in states[:RSS_STATES]])
     rss_budget = peak_rss_mb([cli(s, "--budget", str(args.budget)) for s in states[:RSS_STATES]])
     return ["peak RSS of `cubebot solve` (3x3x3 default): {:.1f} MB".format(rss_default),
-            "peak RSS of `cubebot solve` (3x3x3 --budget {:g}; forked search children included): {:.1f} MB".format(
-                args.budget, rss_budget)]
+            "peak RSS of `cubebot solve` (3x3x3 --budget {:g}; the largest single process, forked search "
+            "children included): {:.1f} MB".format(args.budget, rss_budget),
+            "peak PSS of `cubebot solve` (3x3x3 --budget {:g}; summed over the process tree, shared pages "
+            "counted once, bench/memory.py): {:.1f} MB".format(args.budget, max(
+                memory.peak_pss(cli(s, "--budget", str(args.budget))).pss_all_mb
+                for s in states[:RSS_STATES]))]
 
 
 def bench_4(args, lines):
@@ -166,11 +171,13 @@ def main():
                  "this machine; times scale with it)".format(load_before, os.getloadavg()[0], os.cpu_count()))
     anchors = ["| case | cited anchor (facts.md, not measured here) | target |", "|---|---|---|"]
     anchors += ["| {} | {} | {} |".format(name, ANCHORS[key], TARGETS[key]) for name, key in ROW_KEYS]
-    text = ("## Solver ({}, {} {}, Python {})\n\n`python bench/solver.py`: uniformly random states "
+    options = "".join(" --{} {:g}".format(k, getattr(args, k)) for k, default in (
+        ("n2", 1000), ("n3", 200), ("budget", 1.0)) if getattr(args, k) != default)
+    text = ("## Solver ({}, {} {}, Python {})\n\n`python bench/solver.py{}`: uniformly random states "
             "(random cubie states, not random moves), seed {} (2x2x2), seed {} (3x3x3); every solution "
             "applied back and checked.\n\nMeasured:\n\n{}\n\n{}\n\nAnchors and targets:\n\n{}\n").format(
         datetime.date.today().isoformat(), platform.machine(), platform.system(),
-        platform.python_version(), SEED2, SEED3, "\n".join(lines), "\n".join("- " + n for n in notes),
+        platform.python_version(), options, SEED2, SEED3, "\n".join(lines), "\n".join("- " + n for n in notes),
         "\n".join(anchors))
     print(text)
     if not args.no_record and args.size is None:

@@ -1,0 +1,68 @@
+"""bench/rerun_check.py: what a re-run may change is masked, anything else is caught;
+bench/compare_refs.py pairs the rows of two runs."""
+
+import os
+
+from bench import compare_refs, heldout, rerun_check
+from bench.record import DOC_ENV, record
+
+SECTION = """## Something (2026-11-24, x86_64)
+
+`python bench/heldout.py --size 3 --count 2 --seed 5`: load average (1 min) 3.4 before, 4.4 after.
+
+| case | states | mean moves | median ms | wall | peak RSS |
+|---|---|---|---|---|---|
+| 3x3x3 | 200 | 20.535 | 90.757 | 3.1 | 19.7 MB |
+
+- whole process 359 ms, compute 2.1-6.4 s on the brick, tables 14.37 MB"""
+
+
+def test_times_dates_loads_are_masked_and_memory_has_a_tolerance():
+    fresh = (SECTION.replace("2026-11-24", "2027-01-02").replace("3.4 before, 4.4", "9.9 before, 1.0")
+             .replace("90.757", "12.000").replace("| 3.1 |", "| 8.8 |").replace("359 ms", "1200 ms")
+             .replace("2.1-6.4 s", "3.0-9.1 s").replace("19.7 MB", "21.0 MB"))
+    assert rerun_check.compare(SECTION, fresh) == []
+
+
+def test_counts_and_large_memory_changes_are_caught():
+    for old, new in (("| 200 |", "| 199 |"), ("20.535", "20.540"), ("19.7 MB", "25.0 MB"), ("14.37 MB", "12.00 MB"),
+                     ("14.37 MB", "16.00 MB"), ("--count 2", "--count 3")):
+        diffs = rerun_check.compare(SECTION, SECTION.replace(old, new))
+        assert len(diffs) == 1 and new in diffs[0][1], (old, new)
+    diffs = rerun_check.compare(SECTION, SECTION + "\n- a new line")
+    assert diffs == [(None, "- a new line")]
+
+
+def test_command_of_a_section():
+    assert rerun_check.command_of(SECTION)[1:] == ["bench/heldout.py", "--size", "3", "--count", "2",
+                                                   "--seed", "5"]
+    assert rerun_check.command_of("## Serial (`bench/serial_link.py`, 2026)")[1:] == ["bench/serial_link.py"]
+    assert rerun_check.command_of("no command here") is None
+
+
+def test_rerun_of_a_real_script(tmp_path, monkeypatch, capsys):
+    """A section recorded by bench/heldout.py re-runs the same; a tampered count is reported."""
+    doc = str(tmp_path / "benchmarks.md")
+    monkeypatch.setenv(DOC_ENV, doc)
+    assert heldout.main(["--size", "3", "--count", "2", "--seed", "5"]) == 0
+    monkeypatch.delenv(DOC_ENV)
+    assert "heldout-3" in rerun_check.sections(open(doc).read())
+    before = open(doc).read()
+    assert rerun_check.main(["heldout-3", "--doc", doc]) == 0
+    assert "heldout-3: same" in capsys.readouterr().out
+    assert open(doc).read() == before                         # the checked file is not written
+    record("heldout-3", rerun_check.sections(before)["heldout-3"].replace("| 2/2 |", "| 1/2 |"), path=doc)
+    assert rerun_check.main(["heldout-3", "--doc", doc]) == 1
+    out = capsys.readouterr().out
+    assert "heldout-3: changed" in out and "| 1/2 |" in out and "| 2/2 |" in out
+    assert not os.path.exists(os.path.join(str(tmp_path), ".benchmarks.md"))
+
+
+def test_compare_refs_pairs_rows_by_heading_and_label():
+    before = "### 3x3x3 (a)\n\n| what | mean | p95 |\n|---|---|---|\n| moves | 20.6 | 21 |\n| time | 1 s | 2 s |\n"
+    after = "### 3x3x3 (b)\n\n| what | mean | p95 |\n|---|---|---|\n| moves | 20.6 | 22 |\n| flips | 3 | 4 |\n"
+    lines = compare_refs.pair(before, after)
+    assert "| 3x3x3 | moves | mean | 20.6 | 20.6 | yes |" in lines
+    assert "| 3x3x3 | moves | p95 | 21 | 22 | no |" in lines
+    assert "| 3x3x3 | time | mean | 1 s | (none) | no |" in lines
+    assert "| 3x3x3 | flips | p95 | (none) | 4 | no |" in lines
