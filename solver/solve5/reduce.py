@@ -4,14 +4,16 @@ Stages (see docs/solver5.md):
   outer4   phase 1: the 4x4x4 part (corners, wings, X-centres) reduced by
            the 4x4x4 solver (outer4.reduce_outer): X-centres solved, every
            tredge's wings paired, no 4x4x4 parity
-  align    the X-centres turned onto their fixed centres (outer4.align, at
-           most two pairs of opposite wide turns)
-  middle   phase 2: the T-centres home and every midge in its dedge. Stand-in
-           until the table-driven phase 2 lands: today's table 3-cycles,
-           centres (centrecycles) then wings next to their midges (edges),
-           after one wide quarter turn (PARITY_MOVE) if the wing permutation
-           is odd. Each step places at least one piece for good, so it ends
-           after at most 48 + 24 steps: no solve is unbounded.
+  align    (stand-in only) the X-centres turned onto their fixed centres
+           (outer4.align, at most two pairs of opposite wide turns)
+  middle   phase 2: the T-centres and fixed centres with the X-centres, every
+           midge in its dedge: middle.solve_middle (#17B; colours read off
+           the X-centres, node-bounded with a fallback of its own). Where that
+           module is not there, the stand-in: today's table 3-cycles, centres
+           (centrecycles) then wings next to their midges (edges), after one
+           wide quarter turn (PARITY_MOVE) if the wing permutation is odd.
+           Each step places at least one piece for good, so it ends after at
+           most 48 + 24 steps: no solve is unbounded.
   3x3x3    the reduced cube, by cubebot.solver.solve3
 The whole solution is simplified (adjacent moves merged).
 """
@@ -22,7 +24,7 @@ from collections import namedtuple
 from cubebot.solver import catalog, solve3, store
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
-from cubebot.solver.moves import Move, apply, count, simplify
+from cubebot.solver.moves import Move, apply, count, parse, simplify
 from cubebot.solver.solve4.model import permutation_parity
 from .centrecycles import TABLE as CENTRE_TABLE, CentreCycles
 from .edges import TABLE as WING_TABLE, EdgeStage
@@ -93,27 +95,25 @@ class Reducer(object):
         self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
 
     def middle(self, cube):
-        """Phase 2: middle.solve_middle, or where it is missing or gives up the
-        stand-in: moves that put every T-centre home and pair every wing with
-        its midge (table 3-cycles, bounded)."""
+        """Stages align and middle: (align moves, middle moves). Phase 2 proper
+        (middle.solve_middle) reads the colours off the X-centres, so it needs no
+        align; the stand-in aligns, then puts every T-centre home and pairs every
+        wing with its midge by table 3-cycles (bounded)."""
         if solve_middle is not None:
-            found = solve_middle(cube)
-            if found is not None:
-                return list(found)
-        moves = [PARITY_MOVE] if wing_parity(cube, self.edges.wings) else []
-        cube = apply(cube, moves, N)
+            return [], parse(" ".join(solve_middle(cube)))
+        turn = align(cube)
+        cube = apply(cube, turn, N)
+        parity = [PARITY_MOVE] if wing_parity(cube, self.edges.wings) else []
+        cube = apply(cube, parity, N)
         centres = self.centres.solve(cube)
-        edges = self.edges.solve(apply(cube, centres, N))
-        return moves + centres + edges
+        return turn, parity + centres + self.edges.solve(apply(cube, centres, N))
 
     def solve(self, state, budget=None):
         cube = label(state)
         parts = [reduce_outer(cube, self.directory)[0]]
         cube = apply(cube, parts[-1], N)
-        parts.append(align(cube))
-        cube = apply(cube, parts[-1], N)
-        parts.append(self.middle(cube))
-        cube = apply(cube, parts[-1], N)
+        parts.extend(self.middle(cube))
+        cube = apply(cube, parts[-2] + parts[-1], N)
         reduction = [m for part in parts for m in part]
         finishes = solve3.solve(to_3x3(cube), budget=FINISH_BUDGET_S if budget is None else budget)
         candidates = [simplify(reduction + list(f)) for f in finishes]
