@@ -31,7 +31,8 @@ def test_seeded_random_states_are_solved(tables_dir, seed):
     state = disguise(scramble.random_state(N, seeded(seed)), seeded(seed + 100))
     solution = api.solve(state, metric="obtm")
     check_solves(state, solution.moves)
-    assert all(m.first == 1 and m.last in (1, 2) for m in solution.moves)   # outer and wide turns
+    # outer and wide turns (a middle slice of phase 2 is written as two wide turns, 3Rw Rw')
+    assert all(m.first == 1 and m.last in (1, 2, 3) for m in solution.moves)
     assert solution.length == moves.count(solution.moves, "obtm")
 
 
