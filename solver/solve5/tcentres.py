@@ -1,76 +1,106 @@
 """The centre stages of phase 2: T-centres and fixed centres onto their target faces.
 
-States are read relative to the X-centres (middle.targets): a T-centre slot
-holds a target face, the fixed centres a rotation of the six target faces.
-Three stages, each a narrower move set (outer turns always; slices cost 2):
+T-pairs. The two T-centres opposite each other across a fixed centre (rows 1
+and 3 of column 2, or columns 1 and 3 of row 2) lie on the same middle slice
+and the same face: every outer turn and middle slice moves them together.
+So under phase 2's moves the 24 T-centres are 12 pairs (PAIRS; pair 2f is
+face f's column pair, 2f + 1 its row pair), and phase 2 can solve them only
+if each pair shows one colour (middle.pairs_one_colour). A pair state is
+then the target face of each pair, two pairs per face.
 
-  UD      all 27 moves (18 outer, 9 middle slices). Goal: the U/D T-centres
-          on U and D, the U/D fixed centres on the U/D axis.
-          Coordinate: which 8 of the 24 T slots hold U/D, N_T_UD = C(24, 8)
-          = 735,471, times the axis of the U/D fixed centres (3):
-          N_UD = 2,206,413. Table 5x5-middle-ud.
-  LR      outer turns, 3U (E) quarter turns, 3R2 and 3F2 (23). Goal: the L/R
-          T-centres on L and R, and every fixed centre on its own axis.
-          Coordinate: which 8 of the 16 non-U/D slots hold L/R, N_T_LR =
-          C(16, 8) = 12,870, times the fixed-centre rotation (24):
-          N_LR = 308,880 (only 8 rotations keep U/D on its axis: the rest
-          are unreached). Table 5x5-middle-lr.
-  SOLVE   outer turns and the half slices 3R2 3U2 3F2 (21). Goal: every
-          T-centre and fixed centre home. Coordinate: per axis, which 4 of
-          its 8 T slots hold the axis' first face, N_T_SOLVE = C(8, 4) ** 3 =
-          343,000, times the fixed rotations the half slices reach (4):
-          N_SOLVE = 1,372,000. Table 5x5-middle-centres.
-
-Every table is the exact distance in moves (a slice counting one: the shared
-BFS builder is unit-cost), 4 bits an entry, read through mmap: an admissible
-bound for the costed IDA* and a path for the descent fallback.
+Two stages over pair states, each with the fixed centres' rotation (24, only
+middle slices turn them); a slice costs 2 in the IDA*, 1 in the tables:
+  AXES   all 27 moves. Goal: every pair and fixed centre on its own axis.
+         Coordinate: which 4 of the 12 pairs hold U/D, N_P_UD = C(12, 4) =
+         495; which 4 of the other 8 hold R/L, N_P_RL = C(8, 4) = 70; the
+         rotation, 24: N_AXES = 495 x 70 x 24 = 831,600. Table 5x5-middle-axes.
+  PAIRS  outer turns and the half slices 3U2 3R2 3F2 (21), which keep every
+         axis. Goal: every pair and fixed centre home. Coordinate: per axis,
+         which 2 of its 4 pairs hold its first face, N_P_SOLVE = C(4, 2) ** 3
+         = 216; the rotations the half slices reach, 4: N_PAIRS = 864.
+         Table 5x5-middle-pairs.
+Both tables are exact distances (4 bits an entry, unreached = 15), so each
+stage also has a descent fallback that always finishes.
 """
+
+from array import array
+from itertools import combinations
 
 from cubebot.solver.coords import binomial
 from cubebot.solver.facelets import FACES
-from cubebot.solver.solve4.masks import CombCoord, MaskMover, mask_of_slots
 from .middle import CENTRE, FACE_AREA, HALF, MIDDLE, MOVES, OUTER, cost
 from .model import T_CENTRES, slot_perm
 
-PER_FACE = 4
-PER_AXIS = 2 * PER_FACE
+PER_FACE = 4                   # T-centres on a face
+PAIRS_PER_FACE = 2
+N_PAIRS_ALL = len(FACES) * PAIRS_PER_FACE           # 12 T-pairs
+PER_AXIS = 2 * PAIRS_PER_FACE                       # 4 pairs on an axis' two faces
 AXES = (("U", "D"), ("R", "L"), ("F", "B"))
 N_FACES = len(FACES)
 FIXED = tuple(f * FACE_AREA + CENTRE for f in range(N_FACES))
 FACE = dict((f, i) for i, f in enumerate(FACES))
 AXIS_OF = tuple(next(a for a, pair in enumerate(AXES) if f in pair) for f in FACES)
+COLUMN, ROW = (0, 3), (1, 2)   # T_CENTRES order within a face: (1,2) (2,1) (2,3) (3,2)
+PAIRS = tuple((PER_FACE * f + a, PER_FACE * f + b) for f in range(N_FACES) for a, b in (COLUMN, ROW))
 
-N_T_UD = binomial(len(T_CENTRES), PER_AXIS)
-N_AXES = len(AXES)
-N_UD = N_T_UD * N_AXES
-N_T_LR = binomial(len(T_CENTRES) - PER_AXIS, PER_AXIS)
 N_ROTATIONS = 24               # the rotations of the six fixed centres
-N_LR = N_T_LR * N_ROTATIONS
-N_T_SOLVE = binomial(PER_AXIS, PER_FACE) ** N_AXES
-N_HALF = 4                     # fixed-centre rotations reached by half slices: 1, x2, y2, z2
-N_SOLVE = N_T_SOLVE * N_HALF
+N_HALF = 4                     # those the half slices reach: 1, and x2, y2, z2 of the middle
+N_P_UD = binomial(N_PAIRS_ALL, PER_AXIS)
+N_P_RL = binomial(N_PAIRS_ALL - PER_AXIS, PER_AXIS)
+N_AXES = N_P_UD * N_P_RL * N_ROTATIONS
+N_P_SOLVE = binomial(PER_AXIS, PAIRS_PER_FACE) ** len(AXES)
+N_PAIRS = N_P_SOLVE * N_HALF
+MASKS = 1 << N_PAIRS_ALL
 
 
-def face_slots(faces):
-    """The T slots on these faces (T_CENTRES holds four per face, in FACES order)."""
-    return tuple(sorted(PER_FACE * FACE[f] + k for f in faces for k in range(PER_FACE)))
+def pair_targets(t):
+    """The target face of each pair from the T slots' target faces (pairs one colour)."""
+    return tuple(t[a] for a, _ in PAIRS)
 
 
-def t_perm(move):
-    return slot_perm(move, T_CENTRES)
+def pair_perm(move):
+    """The move as a permutation of the 12 pairs: new[p] = old[perm[p]]."""
+    perm = slot_perm(move, T_CENTRES)
+    of = dict((k, p) for p, pair in enumerate(PAIRS) for k in pair)
+    return tuple(of[perm[a]] for a, _ in PAIRS)
 
 
 def fixed_perm(move):
     return slot_perm(move, FIXED)
 
 
-def t_mask(t, faces):
-    """Mask of the T slots whose target face is one of `faces` (face indices)."""
+def mask_of(faces, items):
+    """Mask of the positions whose item is one of `faces` (face indices)."""
     mask = 0
-    for k, f in enumerate(t):
+    for k, f in enumerate(items):
         if f in faces:
             mask |= 1 << k
     return mask
+
+
+def face_pairs(faces):
+    """The mask of the pairs on these faces."""
+    return mask_of([FACE[f] for f in faces], [p // PAIRS_PER_FACE for p in range(N_PAIRS_ALL)])
+
+
+class PairMover(object):
+    """Moves 12-bit pair masks: one 4096-entry table per move (built per process)."""
+
+    def __init__(self, moves):
+        self.tables = []
+        for m in moves:
+            perm = pair_perm(m)
+            table = array("H", [0]) * MASKS
+            for mask in range(MASKS):
+                out = 0
+                for k in range(N_PAIRS_ALL):
+                    if mask >> perm[k] & 1:
+                        out |= 1 << k
+                table[mask] = out
+            self.tables.append(table)
+
+    def apply(self, mask, i):
+        return self.tables[i][mask]
 
 
 class Rotations(object):
@@ -97,15 +127,47 @@ class Rotations(object):
         return all(AXIS_OF[f] == AXIS_OF[t] for f, t in enumerate(self.items[r]))
 
 
+def _comb_ranks(n, k):
+    """(rank of each n-bit mask with k bits set, or -1; the masks by rank), colex order."""
+    rank = array("i", [-1]) * (1 << n)
+    masks = []
+    for combo in combinations(range(n), k):
+        mask = 0
+        for s in combo:
+            mask |= 1 << s
+        masks.append(mask)
+    masks.sort(key=lambda m: [m >> (n - 1 - b) & 1 for b in range(n)])
+    for r, mask in enumerate(masks):
+        rank[mask] = r
+    return rank, masks
+
+
+def squeeze(mask, free):
+    """The bits of `mask` at the positions listed in `free`, packed (bit j = free[j])."""
+    out = 0
+    for j, s in enumerate(free):
+        if mask >> s & 1:
+            out |= 1 << j
+    return out
+
+
+def spread(packed, free):
+    out = 0
+    for j, s in enumerate(free):
+        if packed >> j & 1:
+            out |= 1 << s
+    return out
+
+
 class Stage(object):
-    """A centre stage: moves, costs, apply, rank, goals and neighbours over (masks..., rotation)."""
+    """A pair stage: moves, costs, apply and neighbours over ranks (for the BFS builder)."""
 
     table = None
 
     def __init__(self, moves):
         self.moves = list(moves)
         self.costs = [cost(m) for m in self.moves]
-        self.mover = MaskMover(self.moves, t_perm)
+        self.mover = PairMover(self.moves)
         self.rot = Rotations(self.moves)
 
     def neighbours(self, rank):
@@ -113,82 +175,54 @@ class Stage(object):
         return [self.rank(self.apply(state, i)) for i in range(len(self.moves))]
 
 
-class UDStage(Stage):
-    """Stage UD: state (mask of U/D T-slots, fixed rotation index)."""
+class AxesStage(Stage):
+    """Stage AXES: state (U/D pair mask, R/L pair mask, rotation index)."""
 
-    table = "5x5-middle-ud"
-    size = N_UD
+    table = "5x5-middle-axes"
+    size = N_AXES
 
     def __init__(self):
         Stage.__init__(self, MOVES)
-        self.coord = CombCoord(range(len(T_CENTRES)), PER_AXIS)
-        self.ud = (FACE["U"], FACE["D"])
-        # the axis (0..2) holding the U/D fixed centres, per rotation
-        self.axis = [AXIS_OF[rot.index(self.ud[0])] for rot in self.rot.items]
+        self.ud_rank, self.ud_masks = _comb_ranks(N_PAIRS_ALL, PER_AXIS)
+        self.rl_rank, self.rl_masks = _comb_ranks(N_PAIRS_ALL - PER_AXIS, PER_AXIS)
+        self.free = [[s for s in range(N_PAIRS_ALL) if not m >> s & 1] for m in self.ud_masks]
 
-    def start(self, t, fixed):
-        return (t_mask(t, self.ud), self.rot.index[fixed])
-
-    def apply(self, state, i):
-        return (self.mover.apply(state[0], i), self.rot.move[state[1]][i])
-
-    def rank(self, state):
-        return self.coord.rank(state[0]) * N_AXES + self.axis[state[1]]
-
-    def unrank(self, rank):
-        mask, axis = divmod(rank, N_AXES)
-        # a rotation with the U/D fixed centres on that axis (the table needs only the axis)
-        return (self.coord.unrank(mask), self.axis.index(axis))
-
-    def goals(self):
-        return [self.coord.rank(mask_of_slots(face_slots("UD"))) * N_AXES]
-
-
-class LRStage(Stage):
-    """Stage LR: state (mask of L/R T-slots among the 16 non-U/D slots, rotation index)."""
-
-    table = "5x5-middle-lr"
-    size = N_LR
-
-    def __init__(self):
-        keep = [m for m in MOVES if m.first != MIDDLE or m.face == "U" or m.turns == HALF]
-        Stage.__init__(self, keep)
-        self.coord = CombCoord(face_slots("RLFB"), PER_AXIS)
-        self.lr = (FACE["R"], FACE["L"])
-
-    def start(self, t, fixed):
-        return (t_mask(t, self.lr), self.rot.index[fixed])
+    def start(self, pairs, fixed):
+        return (mask_of((FACE["U"], FACE["D"]), pairs), mask_of((FACE["R"], FACE["L"]), pairs),
+                self.rot.index[fixed])
 
     def apply(self, state, i):
-        return (self.mover.apply(state[0], i), self.rot.move[state[1]][i])
+        move = self.mover.apply
+        return (move(state[0], i), move(state[1], i), self.rot.move[state[2]][i])
 
     def rank(self, state):
-        return self.coord.rank(state[0]) * N_ROTATIONS + state[1]
+        ud = self.ud_rank[state[0]]
+        rl = self.rl_rank[squeeze(state[1], self.free[ud])]
+        return (ud * N_P_RL + rl) * N_ROTATIONS + state[2]
 
     def unrank(self, rank):
-        mask, r = divmod(rank, N_ROTATIONS)
-        return (self.coord.unrank(mask), r)
+        rest, r = divmod(rank, N_ROTATIONS)
+        ud, rl = divmod(rest, N_P_RL)
+        return (self.ud_masks[ud], spread(self.rl_masks[rl], self.free[ud]), r)
 
     def goals(self):
-        mask = self.coord.rank(mask_of_slots(face_slots("RL")))
-        return [mask * N_ROTATIONS + r for r in range(N_ROTATIONS) if self.rot.on_axes(r)]
+        base = (face_pairs("UD"), face_pairs("RL"))
+        return sorted(self.rank(base + (r,)) for r in range(N_ROTATIONS) if self.rot.on_axes(r))
 
 
-class SolveStage(Stage):
-    """Stage SOLVE: state (U mask, R mask, F mask, fixed rotation index)."""
+class PairsStage(Stage):
+    """Stage PAIRS: state (U pair mask, R pair mask, F pair mask, rotation index)."""
 
-    table = "5x5-middle-centres"
-    size = N_SOLVE
+    table = "5x5-middle-pairs"
+    size = N_PAIRS
 
     def __init__(self):
-        keep = list(OUTER) + [m for m in MOVES if m.first == MIDDLE and m.turns == HALF]
-        Stage.__init__(self, keep)
-        self.coords = tuple(CombCoord(face_slots(pair), PER_FACE) for pair in AXES)
-        self.base = self.coords[0].size
-        self.firsts = tuple((FACE[pair[0]],) for pair in AXES)
-        halves = [r for r in range(N_ROTATIONS) if self.rot.on_axes(r)]
-        reach = set([0])
-        frontier = [0]
+        Stage.__init__(self, list(OUTER) + [m for m in MOVES if m.first == MIDDLE and m.turns == HALF])
+        self.axis_masks = [face_pairs(pair) for pair in AXES]
+        self.rank2, self.masks2 = _comb_ranks(PER_AXIS, PAIRS_PER_FACE)
+        self.free = [[s for s in range(N_PAIRS_ALL) if m >> s & 1] for m in self.axis_masks]
+        self.base = len(self.masks2)
+        reach, frontier = set([0]), [0]
         while frontier:
             r = frontier.pop()
             for nxt in self.rot.move[r]:
@@ -196,19 +230,26 @@ class SolveStage(Stage):
                     reach.add(nxt)
                     frontier.append(nxt)
         self.halves = sorted(reach)
-        assert len(self.halves) == N_HALF and set(self.halves) <= set(halves)
+        assert len(self.halves) == N_HALF
         self.half_of = dict((r, k) for k, r in enumerate(self.halves))
 
-    def start(self, t, fixed):
-        return tuple(t_mask(t, first) for first in self.firsts) + (self.rot.index[fixed],)
+    def start(self, pairs, fixed):
+        return tuple(mask_of((FACE[pair[0]],), pairs) for pair in AXES) + (self.rot.index[fixed],)
 
     def apply(self, state, i):
         move = self.mover.apply
         return (move(state[0], i), move(state[1], i), move(state[2], i), self.rot.move[state[3]][i])
 
     def rank(self, state):
-        cu, cr, cf = self.coords
-        t = (cu.rank(state[0]) * self.base + cr.rank(state[1])) * self.base + cf.rank(state[2])
+        """The rank, or None off the stage's group (a mask off its axis, a rotation off the four)."""
+        t = 0
+        for k in range(len(AXES)):
+            if state[k] & ~self.axis_masks[k]:
+                return None
+            r = self.rank2[squeeze(state[k], self.free[k])]
+            if r < 0:
+                return None
+            t = t * self.base + r
         half = self.half_of.get(state[3])
         if half is None:
             return None
@@ -216,17 +257,18 @@ class SolveStage(Stage):
 
     def unrank(self, rank):
         rest, half = divmod(rank, N_HALF)
-        rest, f = divmod(rest, self.base)
-        u, r = divmod(rest, self.base)
-        cu, cr, cf = self.coords
-        return (cu.unrank(u), cr.unrank(r), cf.unrank(f), self.halves[half])
+        masks = []
+        for k in reversed(range(len(AXES))):
+            rest, r = divmod(rest, self.base)
+            masks.append(spread(self.masks2[r], self.free[k]))
+        masks.reverse()
+        return tuple(masks) + (self.halves[half],)
 
     def goals(self):
-        masks = tuple(mask_of_slots(face_slots(pair[0])) for pair in AXES)
-        return [self.rank(masks + (0,))]
+        return [self.rank(tuple(face_pairs(pair[0]) for pair in AXES) + (0,))]
 
 
-STAGES = (UDStage, LRStage, SolveStage)
+STAGES = (AxesStage, PairsStage)
 
 
 def _build(stage, path, progress):
@@ -240,16 +282,11 @@ def _build(stage, path, progress):
     write_dense(path, dist, bits=4, encoding=PLAIN)
 
 
-def build_ud(path, progress=None):
-    """5x5-middle-ud: stage UD's distances (N_UD = C(24, 8) x 3 entries)."""
-    _build(UDStage(), path, progress)
+def build_axes(path, progress=None):
+    """5x5-middle-axes: stage AXES' distances (N_AXES = C(12, 4) x C(8, 4) x 24 entries)."""
+    _build(AxesStage(), path, progress)
 
 
-def build_lr(path, progress=None):
-    """5x5-middle-lr: stage LR's distances (N_LR = C(16, 8) x 24 entries)."""
-    _build(LRStage(), path, progress)
-
-
-def build_solve(path, progress=None):
-    """5x5-middle-centres: stage SOLVE's distances (N_SOLVE = C(8, 4)^3 x 4 entries)."""
-    _build(SolveStage(), path, progress)
+def build_pairs(path, progress=None):
+    """5x5-middle-pairs: stage PAIRS' distances (N_PAIRS = C(4, 2)^3 x 4 entries)."""
+    _build(PairsStage(), path, progress)
