@@ -81,7 +81,7 @@ def dest(cube):
     return result
 
 
-def _wrong(d):
+def wrong(d):
     """The number of midges not home (or flipped) under dest d."""
     return sum(1 for s in range(N_MIDGES) if d[2 * s] != 2 * s)
 
@@ -190,6 +190,27 @@ def decode(value):
     return moves
 
 
+_MAPS = {}                     # move -> its half map, filled as moves are met
+
+
+def follow(d, moves):
+    """dest d after phase-2 moves, without the cube: a slice moves midges away from
+    their dedges (new[m[h]] = d[h]), an outer turn moves both (new[m[h]] = m[d[h]])."""
+    for move in moves:
+        mp = _MAPS.get(move)
+        if mp is None:
+            mp = _MAPS[move] = _half_map(move)
+        new = [0] * N_HALVES
+        if is_slice(move):
+            for h in range(N_HALVES):
+                new[mp[h]] = d[h]
+        else:
+            for h in range(N_HALVES):
+                new[mp[h]] = mp[d[h]]
+        d = new
+    return d
+
+
 def parity(d):
     """The parity of the midge permutation (slots) of dest d."""
     perm = [d[2 * s] // 2 for s in range(N_MIDGES)]
@@ -270,7 +291,7 @@ class MidgeStage(object):
             after = list(d)                    # the dests once a -> b -> c (and partners)
             for x, y, z in ((a, b, c), (partner(a), partner(b), partner(c))):
                 after[y], after[z], after[x] = d[x], d[y], d[z]
-            lost = _wrong(after) - _wrong(d)
+            lost = wrong(after) - wrong(d)
             for net, cyc in self._choices(after):
                 if net <= lost:
                     continue

@@ -25,12 +25,14 @@ is checked.
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
 from cubebot.solver.facelets import FACES, size_from_length
 from cubebot.solver.moves import apply, simplify
-from cubebot.solver.search import Stats, first_solution
+from cubebot.solver.search import Stats, ida_star
 from .middle import check_dedges, fixed_targets, is_slice, t_targets, targets, written
 from .model import N, T_CENTRES
 
 MAX_NODES = 20000              # IDA* nodes per stage before its descent fallback
-MAX_COST = 40                  # above any stage's cost (table depths 10 and 10)
+MAX_COST = 40                  # above any stage's cost (table depths 16 and 16 turns)
+CHOICES = 30                   # cheapest solutions compared per centre stage
+MIDGE_WEIGHT = 3.5             # turns a midge out of place is taken to cost later
 STAGE_NAMES = ("axes", "pairs", "fixed", "tcentres", "midges")
 
 
@@ -74,9 +76,9 @@ class MiddleSolver(object):
         tables = _tables(self.directory)
         result = dict((name, []) for name in STAGE_NAMES)
         if pairs_one_colour(cube):
-            for name, stage in (("axes", AxesStage()), ("pairs", PairsStage())):
-                result[name] = ida_stage(stage, tables[stage.table], cube, max_nodes)
-                cube = apply(cube, written(result[name]), N)
+            result["axes"], result["pairs"] = centre_stages((AxesStage(), PairsStage()), tables,
+                                                            cube, max_nodes)
+            cube = apply(cube, written(result["axes"] + result["pairs"]), N)
         else:
             result["fixed"] = fixed_stage(cube)
             cube = apply(cube, written(result["fixed"]), N)
@@ -88,8 +90,9 @@ class MiddleSolver(object):
         return result
 
 
-def ida_stage(stage, table, cube, max_nodes=None):
-    """A pair stage's moves: IDA* within max_nodes, else the table's descent."""
+def ida_solutions(stage, table, cube, max_nodes=None, count=1):
+    """Up to `count` cheapest moves of a pair stage by IDA* within max_nodes (every
+    one of the least cost, in search order), else the table's descent."""
     from .tcentres import pair_targets
     where = dict((f, i) for i, f in enumerate(FACES))
     start = stage.start(pair_targets(t_targets(cube, where)), fixed_targets(cube, where))
@@ -102,27 +105,57 @@ def ida_stage(stage, table, cube, max_nodes=None):
         raise UnsolvableCube("the T-centres and fixed centres are not a state phase 2 can solve")
     stats = Stats()
     limit = MAX_NODES if max_nodes is None else max_nodes
-    found = first_solution(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
-                           max_cost=MAX_COST, costs=stage.costs, stats=stats,
-                           stop=lambda: stats.nodes > limit)
-    if found is not None:
-        return found
-    return descend(stage, h, start)
+    found = list(ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
+                          max_cost=MAX_COST, costs=stage.costs, stats=stats, cheapest_only=True,
+                          max_solutions=count, stop=lambda: stats.nodes > limit))
+    return found or [descend(stage, h, start, table.unreached)]
 
 
-def descend(stage, h, state):
-    """Moves down an exact distance table to its goal (each step lowers it by one)."""
+def centre_stages(stages, tables, cube, max_nodes=None):
+    """(axes moves, pairs moves): of the cheapest solutions of both stages (CHOICES
+    each), the pair with the fewest turns + MIDGE_WEIGHT x midges left out of place."""
+    from .midges import dest, follow, wrong
+    axes, pairs = stages
+    d = dest(cube)
+    best = None
+    for a in ida_solutions(axes, tables[axes.table], cube, max_nodes, CHOICES):
+        after = apply(cube, written(a), N)
+        da = follow(d, a)
+        for p in ida_solutions(pairs, tables[pairs.table], after, max_nodes, CHOICES):
+            score = len(written(a + p)) + MIDGE_WEIGHT * wrong(follow(da, p))
+            if best is None or score < best[0]:
+                best = (score, a, p)
+    return best[1], best[2]
+
+
+def descend(stage, h, state, top):
+    """Moves down an exact cost table to its goal: each step a move of cost c to a
+    state c cheaper. At `top` (the table's cap: that cost or more) one or two moves
+    to a state below it."""
     moves = []
     d = h(state)
+    n = len(stage.moves)
     while d:
-        for i in range(len(stage.moves)):
-            nxt = stage.apply(state, i)
-            if h(nxt) == d - 1:
-                moves.append(stage.moves[i])
-                state, d = nxt, d - 1
+        step = None
+        for i in range(n):
+            if h(stage.apply(state, i)) + stage.costs[i] == d and d < top:
+                step = [i]
                 break
-        else:
-            raise UnsolvableCube("table {} has no way down from distance {}".format(stage.table, d))
+        if step is None and d >= top:
+            pairs = [[i] for i in range(n)] + [[i, j] for i in range(n) for j in range(n)]
+            for path in pairs:
+                s = state
+                for i in path:
+                    s = stage.apply(s, i)
+                if h(s) < top:
+                    step = path
+                    break
+        if step is None:
+            raise UnsolvableCube("table {} has no way down from cost {}".format(stage.table, d))
+        for i in step:
+            state = stage.apply(state, i)
+            moves.append(stage.moves[i])
+        d = h(state)
     return moves
 
 

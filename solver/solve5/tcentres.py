@@ -9,7 +9,7 @@ if each pair shows one colour (middle.pairs_one_colour). A pair state is
 then the target face of each pair, two pairs per face.
 
 Two stages over pair states, each with the fixed centres' rotation (24, only
-middle slices turn them); a slice costs 2 in the IDA*, 1 in the tables:
+middle slices turn them); a slice costs 2 (two written turns):
   AXES   all 27 moves. Goal: every pair and fixed centre on its own axis.
          Coordinate: which 4 of the 12 pairs hold U/D, N_P_UD = C(12, 4) =
          495; which 4 of the other 8 hold R/L, N_P_RL = C(8, 4) = 70; the
@@ -19,7 +19,9 @@ middle slices turn them); a slice costs 2 in the IDA*, 1 in the tables:
          which 2 of its 4 pairs hold its first face, N_P_SOLVE = C(4, 2) ** 3
          = 216; the rotations the half slices reach, 4: N_PAIRS = 864.
          Table 5x5-middle-pairs.
-Both tables are exact distances (4 bits an entry, unreached = 15), so each
+Both tables are exact costs to the goal in written turns (a slice 2, an
+outer turn 1; the shared BFS builder with move costs), 4 bits an entry
+(unreached or >= 15: 15). So the IDA* bound is exact below 15, and each
 stage also has a descent fallback that always finishes.
 """
 
@@ -278,7 +280,8 @@ def _build(stage, path, progress):
         if progress:
             progress("depth {}: {} states".format(depth, count))
 
-    dist = bfs(stage.goals(), stage.neighbours, n_states=stage.size, progress=report)
+    dist = bfs(stage.goals(), stage.neighbours, n_states=stage.size, progress=report,
+               costs=stage.costs)
     write_dense(path, dist, bits=4, encoding=PLAIN)
 
 
