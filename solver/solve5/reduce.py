@@ -4,6 +4,10 @@ Stages (see docs/solver5.md):
   outer4   phase 1: the 4x4x4 part (corners, wings, X-centres) reduced by
            the 4x4x4 solver (outer4.reduce_outer): X-centres solved, every
            tredge's wings paired, no 4x4x4 parity
+  tpairs   every T-pair (two T-centres across a fixed centre) one colour,
+           by conjugated slices W S W' that keep the 4x4x4 part
+           (tpairs.TPairStage, a bounded beam search), so that phase 2 takes
+           its quick way
   align    (stand-in only) the X-centres turned onto their fixed centres
            (outer4.align, at most two pairs of opposite wide turns)
   middle   phase 2: the T-centres and fixed centres with the X-centres, every
@@ -30,13 +34,14 @@ from .centrecycles import TABLE as CENTRE_TABLE, CentreCycles
 from .edges import TABLE as WING_TABLE, EdgeStage
 from .model import N, T_CENTRES, WINGS, X_CENTRES, colours
 from .outer4 import align, reduce_outer
+from .tpairs import TPairStage
 
 try:
     from .middle import solve_middle     # phase 2 proper (#17B), once it is there
 except ImportError:
     solve_middle = None
 
-STAGES = ("outer4", "align", "middle", "3x3x3")
+STAGES = ("outer4", "tpairs", "align", "middle", "3x3x3")
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -95,25 +100,29 @@ class Reducer(object):
         self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
 
     def middle(self, cube):
-        """Stages align and middle: (align moves, middle moves). Phase 2 proper
-        (middle.solve_middle) reads the colours off the X-centres, so it needs no
-        align; the stand-in aligns, then puts every T-centre home and pairs every
-        wing with its midge by table 3-cycles (bounded)."""
+        """Stages tpairs, align and middle: (tpairs moves, align moves, middle
+        moves). Phase 2 proper (middle.solve_middle) reads the colours off the
+        X-centres, so it needs no align, and is quick when every T-pair is one
+        colour (tpairs.TPairStage); the stand-in aligns, then puts every
+        T-centre home and pairs every wing with its midge by table 3-cycles
+        (bounded)."""
         if solve_middle is not None:
-            return [], parse(" ".join(solve_middle(cube)))
+            pairs = TPairStage().solve(cube) or []
+            cube = apply(cube, pairs, N)
+            return pairs, [], parse(" ".join(solve_middle(cube)))
         turn = align(cube)
         cube = apply(cube, turn, N)
         parity = [PARITY_MOVE] if wing_parity(cube, self.edges.wings) else []
         cube = apply(cube, parity, N)
         centres = self.centres.solve(cube)
-        return turn, parity + centres + self.edges.solve(apply(cube, centres, N))
+        return [], turn, parity + centres + self.edges.solve(apply(cube, centres, N))
 
     def solve(self, state, budget=None):
         cube = label(state)
         parts = [reduce_outer(cube, self.directory)[0]]
         cube = apply(cube, parts[-1], N)
         parts.extend(self.middle(cube))
-        cube = apply(cube, parts[-2] + parts[-1], N)
+        cube = apply(cube, parts[-3] + parts[-2] + parts[-1], N)
         reduction = [m for part in parts for m in part]
         finishes = solve3.solve(to_3x3(cube), budget=FINISH_BUDGET_S if budget is None else budget)
         candidates = [simplify(reduction + list(f)) for f in finishes]

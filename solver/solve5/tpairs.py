@@ -1,0 +1,86 @@
+"""Between the phases: every T-pair made one colour, the 4x4x4 part kept reduced.
+
+A T-pair is two T-centres opposite each other across a fixed centre
+(tcentres.PAIRS): outer turns and middle slices move them together, so phase
+2 (middle.solve_middle), which uses only those, can solve the T-centres
+quickly only when each pair shows one colour. Phase 1's wide turns split
+them (9-12 of the 12 pairs in random states).
+
+A conjugated slice W S W' (W a wide turn, S a middle slice) leaves the 4x4x4
+part exactly as it was (S never touches it, W' undoes W there) but moves
+T-centres across pairs. `TPairStage.solve` finds a sequence of those (4
+written turns each: W, the slice as two turns, W'), of middle slices (2) and
+outer turns (1) after which no pair is split: a beam search (BEAM_WIDTH
+states a step, at most MAX_STEPS steps; a state's score is its written turns
++ SPLIT_WEIGHT x its split pairs). Only the 24 T-centre colours are followed.
+It returns None if the beam finds nothing; phase 2 then solves the split
+pairs its slower way.
+"""
+
+from cubebot.solver.facelets import FACES, OPPOSITE
+from cubebot.solver.moves import Move
+from .middle import MIDDLE, OUTER, SLICE_FACES, SLICES, TURNS, cost, written
+from .model import T_CENTRES, slot_perm
+from .tcentres import PAIRS
+
+WIDE = 2
+BEAM_WIDTH = 60
+MAX_STEPS = 40
+SPLIT_WEIGHT = 2.5             # written turns a split pair is taken to cost
+
+
+def _compose(moves):
+    """new[k] = old[p[k]] over the T-centre slots after `moves`."""
+    p = list(range(len(T_CENTRES)))
+    for m in moves:
+        q = slot_perm(m, T_CENTRES)
+        p = [p[q[k]] for k in range(len(p))]
+    return tuple(p)
+
+
+def _steps():
+    """(moves, written turns, T-centre permutation) of every step of the search:
+    outer turns, middle slices, and W S W' for W a wide turn, S a slice across it."""
+    steps = [[m] for m in OUTER + SLICES]
+    for f in FACES:
+        for t in TURNS:
+            for s in SLICE_FACES:
+                if s not in (f, OPPOSITE[f]):
+                    steps += [[Move(f, 1, WIDE, t), Move(s, MIDDLE, MIDDLE, u), Move(f, 1, WIDE, 4 - t)]
+                              for u in TURNS]
+    return [(moves, sum(cost(m) for m in moves), _compose(moves)) for moves in steps]
+
+
+def split(colours):
+    """How many T-pairs show two colours."""
+    return sum(colours[a] != colours[b] for a, b in PAIRS)
+
+
+class TPairStage(object):
+    """solve(cube) -> written turns that leave every T-pair one colour, or None."""
+
+    def __init__(self):
+        self.steps = _steps()
+
+    def solve(self, cube):
+        start = "".join(cube[f] for f in T_CENTRES)
+        if not split(start):
+            return []
+        beam = [(0, start, [])]
+        seen = set([start])
+        for _ in range(MAX_STEPS):
+            found = []
+            for spent, colours, path in beam:
+                for moves, turns, perm in self.steps:
+                    after = "".join([colours[k] for k in perm])
+                    if after not in seen:
+                        seen.add(after)
+                        found.append((spent + turns, after, path + moves))
+            done = [f for f in found if not split(f[1])]
+            if done:
+                return written(min(done, key=lambda f: f[0])[2])
+            found.sort(key=lambda f: f[0] + SPLIT_WEIGHT * split(f[1]))
+            beam = found[:BEAM_WIDTH]
+            if not beam:
+                break
+        return None
