@@ -10,11 +10,12 @@ A conjugated slice W S W' (W a wide turn, S a middle slice) leaves the 4x4x4
 part exactly as it was (S never touches it, W' undoes W there) but moves
 T-centres across pairs. `TPairStage.solve` finds a sequence of those (4
 written turns each: W, the slice as two turns, W'), of middle slices (2) and
-outer turns (1) after which no pair is split: a beam search (BEAM_WIDTH
+outer turns (1) after which no pair is split: a beam search (BEAM_WIDTHS[0]
 states a step, at most MAX_STEPS steps; a state's score is its written turns
-+ SPLIT_WEIGHT x its split pairs). Only the 24 T-centre colours are followed.
-It returns None if the beam finds nothing; phase 2 then solves the split
-pairs its slower way.
++ SPLIT_WEIGHT x its split pairs; a narrow beam can run into states it has
+seen and die out, so it is tried again with BEAM_WIDTHS[1]). Only the 24
+T-centre colours are followed. It returns None if neither beam finds
+anything; phase 2 then solves the split pairs its slower way.
 """
 
 from cubebot.solver.facelets import FACES, OPPOSITE
@@ -24,7 +25,7 @@ from .model import T_CENTRES, slot_perm
 from .tcentres import PAIRS
 
 WIDE = 2
-BEAM_WIDTH = 60
+BEAM_WIDTHS = (60, 240)        # the beam's width, and the wider retry when it finds nothing
 MAX_STEPS = 40
 SPLIT_WEIGHT = 2.5             # written turns a split pair is taken to cost
 
@@ -66,6 +67,14 @@ class TPairStage(object):
         start = "".join(cube[f] for f in T_CENTRES)
         if not split(start):
             return []
+        for width in BEAM_WIDTHS:
+            found = self._beam(start, width)
+            if found is not None:
+                return written(found)
+        return None
+
+    def _beam(self, start, width):
+        """Phase-2 moves (slices unwritten) that join every pair, or None."""
         beam = [(0, start, [])]
         seen = set([start])
         for _ in range(MAX_STEPS):
@@ -78,9 +87,9 @@ class TPairStage(object):
                         found.append((spent + turns, after, path + moves))
             done = [f for f in found if not split(f[1])]
             if done:
-                return written(min(done, key=lambda f: f[0])[2])
+                return min(done, key=lambda f: f[0])[2]
             found.sort(key=lambda f: f[0] + SPLIT_WEIGHT * split(f[1]))
-            beam = found[:BEAM_WIDTH]
+            beam = found[:width]
             if not beam:
                 break
         return None
