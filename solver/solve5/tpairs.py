@@ -27,6 +27,7 @@ from .tcentres import PAIRS
 WIDE = 2
 BEAM_WIDTHS = (60, 240)        # the beam's width, and the wider retry when it finds nothing
 MAX_STEPS = 40
+RECENT = 4                     # steps whose states the beam does not take again
 SPLIT_WEIGHT = 2.5             # written turns a split pair is taken to cost
 
 
@@ -74,22 +75,29 @@ class TPairStage(object):
         return None
 
     def _beam(self, start, width):
-        """Phase-2 moves (slices unwritten) that join every pair, or None."""
+        """Phase-2 moves (slices unwritten) that join every pair, or None.
+
+        Only the beam keeps its paths, and a state met in the last RECENT
+        steps is not taken again (without that the beam circles; with every
+        step remembered it holds a million strings at width 240)."""
         beam = [(0, start, [])]
-        seen = set([start])
+        recent = [set([start])]
         for _ in range(MAX_STEPS):
-            found = []
-            for spent, colours, path in beam:
-                for moves, turns, perm in self.steps:
-                    after = "".join([colours[k] for k in perm])
-                    if after not in seen:
-                        seen.add(after)
-                        found.append((spent + turns, after, path + moves))
-            done = [f for f in found if not split(f[1])]
+            found = {}
+            for b, (spent, colours, _) in enumerate(beam):
+                for k, (_, turns, perm) in enumerate(self.steps):
+                    after = "".join([colours[i] for i in perm])
+                    if after in found or any(after in r for r in recent):
+                        continue
+                    found[after] = (spent + turns + SPLIT_WEIGHT * split(after), spent + turns, b, k)
+            if not found:
+                return None
+            ranked = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
+            done = [item for item in ranked if not split(item[0])]
             if done:
-                return min(done, key=lambda f: f[0])[2]
-            found.sort(key=lambda f: f[0] + SPLIT_WEIGHT * split(f[1]))
-            beam = found[:width]
-            if not beam:
-                break
+                _, (_, _, b, k) = min(done, key=lambda item: (item[1][1], item[0]))
+                return beam[b][2] + self.steps[k][0]
+            recent = (recent + [set(found)])[-RECENT:]
+            beam = [(cost, colours, beam[b][2] + self.steps[k][0])
+                    for colours, (_, cost, b, k) in ranked[:width]]
         return None
