@@ -10,11 +10,10 @@ A conjugated slice W S W' (W a wide turn, S a middle slice) leaves the 4x4x4
 part exactly as it was (S never touches it, W' undoes W there) but moves
 T-centres across pairs. `TPairStage.solve` finds a sequence of those (4
 written turns each: W, the slice as two turns, W'), of middle slices (2) and
-outer turns (1) after which no pair is split: a beam search (BEAM_WIDTHS[0]
-states a step, at most MAX_STEPS steps; a state's score is its written turns
-+ SPLIT_WEIGHT x its split pairs; a narrow beam can run into states it has
-seen and die out, so it is tried again with BEAM_WIDTHS[1]). Only the 24
-T-centre colours are followed. It returns None if neither beam finds
+outer turns (1) after which no pair is split: a beam search (at most
+MAX_STEPS steps; a state's score is its written turns + a weight x its
+split pairs; a beam can get stuck, so TRIES lists the (width, weight) tried
+in turn). Only the 24 T-centre colours are followed. It returns None if neither beam finds
 anything; phase 2 then solves the split pairs its slower way.
 """
 
@@ -25,10 +24,10 @@ from .model import T_CENTRES, slot_perm
 from .tcentres import PAIRS
 
 WIDE = 2
-BEAM_WIDTHS = (60, 240)        # the beam's width, and the wider retry when it finds nothing
+TRIES = ((60, 2.5), (60, 4.0), (240, 4.0))   # (beam width, written turns a split pair is
+                                             # taken to cost), tried in turn until one joins the pairs
 MAX_STEPS = 40
 RECENT = 4                     # steps whose states the beam does not take again
-SPLIT_WEIGHT = 2.5             # written turns a split pair is taken to cost
 
 
 def _compose(moves):
@@ -68,13 +67,13 @@ class TPairStage(object):
         start = "".join(cube[f] for f in T_CENTRES)
         if not split(start):
             return []
-        for width in BEAM_WIDTHS:
-            found = self._beam(start, width)
+        for width, weight in TRIES:
+            found = self._beam(start, width, weight)
             if found is not None:
                 return written(found)
         return None
 
-    def _beam(self, start, width):
+    def _beam(self, start, width, weight):
         """Phase-2 moves (slices unwritten) that join every pair, or None.
 
         Only the beam keeps its paths, and a state met in the last RECENT
@@ -89,7 +88,7 @@ class TPairStage(object):
                     after = "".join([colours[i] for i in perm])
                     if after in found or any(after in r for r in recent):
                         continue
-                    found[after] = (spent + turns + SPLIT_WEIGHT * split(after), spent + turns, b, k)
+                    found[after] = (spent + turns + weight * split(after), spent + turns, b, k)
             if not found:
                 return None
             ranked = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
