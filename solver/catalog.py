@@ -10,6 +10,10 @@ A TableSpec says:
 
 To add a table, append a TableSpec to SPECS. Builders are imported only when
 a table is built.
+
+NEEDS[N]: the other sizes whose tables the size-N solver reads too (the
+5x5x5 solver reduces its outer 4x4x4 part with the 4x4x4 solver), so
+names(size=N) and `cubebot tables build --size N` include them.
 """
 
 from collections import namedtuple
@@ -31,7 +35,12 @@ SPECS = [
     TableSpec("4x4-pairs-ud", 4, "cubebot.solver.solve4.build:build_pairs_ud", True),
     TableSpec("5x5-centre-cycles", 5, "cubebot.solver.solve5.centrecycles:build", True),
     TableSpec("5x5-wing-cycles", 5, "cubebot.solver.solve5.edges:build", True),
+    TableSpec("5x5-middle-axes", 5, "cubebot.solver.solve5.tcentres:build_axes", True),
+    TableSpec("5x5-middle-pairs", 5, "cubebot.solver.solve5.tcentres:build_pairs", True),
+    TableSpec("5x5-midge-cycles", 5, "cubebot.solver.solve5.midges:build", True),
 ]
+
+NEEDS = {5: (4,)}
 
 
 def spec(name):
@@ -43,6 +52,8 @@ def spec(name):
 
 
 def names(size=None, default_only=True):
-    """Names of the catalogued tables (for one size), in catalogue order."""
+    """Names of the catalogued tables (for one size: its own and those of NEEDS[size]),
+    in catalogue order."""
+    sizes = None if size is None else (size,) + NEEDS.get(size, ())
     return [s.name for s in SPECS
-            if (size is None or s.size == size) and (s.default or not default_only)]
+            if (sizes is None or s.size in sizes) and (s.default or not default_only)]

@@ -43,8 +43,13 @@ BITS_PER_BYTE = 8
 FILE_MODE = 0o644             # table files are readable by everyone
 
 
-def bfs(goals, neighbours, n_states=None, max_depth=None, progress=None):
+def bfs(goals, neighbours, n_states=None, max_depth=None, progress=None, costs=None):
     """Distances from `goals` by breadth-first search.
+
+    costs (dense only): the cost of each move, in the order neighbours()
+    returns its states (small positive integers, e.g. 2 for a move written
+    as two turns); the distances are then the cheapest total costs (Dial's
+    bucket order: a state's distance is final when its depth is scanned).
 
     goals: the states at distance 0. neighbours(state) -> iterable of states
     one move away (the move set must be closed under inverses for the result
@@ -66,6 +71,8 @@ def bfs(goals, neighbours, n_states=None, max_depth=None, progress=None):
     """
     if n_states is None:
         return _bfs_sparse(goals, neighbours, max_depth, progress)
+    if costs is not None:
+        return _bfs_dense_costed(goals, neighbours, n_states, costs, max_depth, progress)
     return _bfs_dense(goals, neighbours, n_states, max_depth, progress)
 
 
@@ -97,6 +104,34 @@ def _bfs_dense(goals, neighbours, n_states, max_depth, progress):
         reached += count
         if progress:
             progress(depth, count)
+    return dist
+
+
+def _bfs_dense_costed(goals, neighbours, n_states, costs, max_depth, progress):
+    dist = bytearray([UNREACHED]) * n_states
+    for g in goals:
+        dist[g] = 0
+    costs = list(costs)
+    top = max(costs)
+    limit = UNREACHED - 1 if max_depth is None else min(max_depth, UNREACHED - 1)
+    depth = 0
+    while depth <= limit:
+        find = dist.find
+        i = find(depth)
+        if i == -1 and all(find(depth + k) == -1 for k in range(1, top + 1)
+                           if depth + k < UNREACHED):
+            break
+        count = 0
+        while i != -1:
+            count += 1
+            for t, c in zip(neighbours(i), costs):
+                d = depth + c
+                if d < dist[t] and d <= limit:
+                    dist[t] = d
+            i = find(depth, i + 1)
+        if progress:
+            progress(depth, count)
+        depth += 1
     return dist
 
 

@@ -18,12 +18,14 @@ and orbits (fast coordinates, the wing orbits), centres, wings, slice, pairs
 (the stages), finish (to a 3x3x3), reduce (the pipeline), build (the tables).
 
 solve(state, metric, budget) is the engine entry point of cubebot.solver.api;
-solve_stages(state, budget) also returns the length of each stage.
+solve_stages(state, budget) also returns the length of each stage;
+reduce(state) runs stages 1-5 only (the 5x5x5 solver reduces its outer 4x4x4
+part with it).
 """
 
 from cubebot.solver.solve4.reduce import STAGES, Result
 
-__all__ = ["STAGES", "Result", "solve", "solve_stages"]
+__all__ = ["STAGES", "Result", "reduce", "solve", "solve_stages"]
 
 
 def solve(state, metric="obtm", budget=None):
@@ -36,3 +38,22 @@ def solve_stages(state, budget=None, directory=None):
     seconds: reduce.SECTIONS name -> wall seconds, stage_nodes: slice/pairs -> nodes)."""
     from cubebot.solver.solve4.reduce import Reducer
     return Reducer(directory).solve(state, budget)
+
+
+def reduce(state, directory=None):
+    """The cube reduced, not finished: (moves, stages).
+
+    moves: outer and wide turns (OBTM) after which, up to a whole-cube rotation,
+    every centre is solved, every edge paired and there is no OLL or PLL
+    parity; stages: stage name -> its number of moves (STAGES[:5], or
+    {"direct": n} for a cube within a few moves of solved, then solved).
+    """
+    from cubebot.solver.solve4.model import to_physical
+    from cubebot.solver.solve4.reduce import Reducer
+    reducer = Reducer(directory)
+    try:
+        names, parts, _ = reducer.reduce(state)
+    finally:
+        reducer.release()
+    moves, _ = to_physical([m for part in parts for m in part])
+    return moves, dict(zip(names or ("direct",), (len(part) for part in parts)))

@@ -334,24 +334,32 @@ class Reducer(object):
         finally:
             self.release()
 
-    def _solve(self, state, budget):
+    def reduce(self, state):
+        """Stages 1-5 only, no 3x3x3 finish: (names, parts, cube), parts the
+        fixed-frame moves of the stages STAGES[:5] (names) and cube the reduced
+        lettered state they leave; names is None and parts the one direct
+        solution when the cube is within DIRECT_DEPTH of solved. Tables stay
+        mapped until release()."""
         lettered, _ = label(state)
         direct = self._direct(lettered)
         if direct is not None:
-            moves, _ = to_physical(direct)
-            stage_moves = dict((name, []) for name in STAGES)
-            stage_moves["direct"] = moves
-            return Result([moves], stage_moves, 0)
-        cube = lettered
+            return None, [direct], apply(lettered, direct, N)
         self.clock = [time.perf_counter()]
-        m_lr, m_ud, m_eo, cube = self._centres_and_wings(cube)
+        m_lr, m_ud, m_eo, cube = self._centres_and_wings(lettered)
         self.release("centres", "wings")
         self.stats = Stats()
         self.clock.append(time.perf_counter())
         m_slice, m_pairs = self._slice_and_pairs_both_ways(cube)
         self.clock.append(time.perf_counter())         # slice | pairs split inside
-        cube = apply(cube, m_slice + m_pairs, N)
-        parts = [m_lr, m_ud, m_eo, m_slice, m_pairs]
+        return STAGES[:5], [m_lr, m_ud, m_eo, m_slice, m_pairs], apply(cube, m_slice + m_pairs, N)
+
+    def _solve(self, state, budget):
+        names, parts, cube = self.reduce(state)
+        if names is None:
+            moves, _ = to_physical(parts[0])
+            stage_moves = dict((name, []) for name in STAGES)
+            stage_moves["direct"] = moves
+            return Result([moves], stage_moves, 0)
 
         reduction = [mv for part in parts for mv in part]
         candidates = []

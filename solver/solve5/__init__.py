@@ -1,14 +1,25 @@
-"""The 5x5x5 solver: reduction to a 3x3x3 by 3-cycles from on-disk tables.
+"""The 5x5x5 solver: its outer 4x4x4 part reduced by the 4x4x4 solver, then the
+middle, then the 3x3x3 solver.
 
 Stages (see docs/solver5.md and reduce.py):
-  1. beam     single turns that put centres home cheaply (beam.CentreBeam),
-              ending with an even wing permutation
-  2. centres  every X- and T-centre home by 3-cycles   (centrecycles.CentreCycles)
-  3. edges    every wing paired with its midge         (edges.EdgeStage)
+  1. outer4   the corners, wings and X-centres reduced as a 4x4x4 by
+              cubebot.solver.solve4.reduce                   (outer4.reduce_outer)
+  2. align    the X-centres turned onto the fixed centres   (outer4.align;
+              for the stand-in only)
+  3. middle   phase 2: T-centres and fixed centres with the X-centres, every
+              midge in its dedge (middle.solve_middle); where that is not
+              there, a stand-in by table 3-cycles (centrecycles, edges)
   4. 3x3x3    the reduced cube solved by cubebot.solver.solve3
 
-Only outer and two-layer wide turns are used (the fixed centres never move),
-each counted one move (OBTM).
+The output has outer and wide turns only (a middle slice as two wide
+turns), each counted one move (OBTM).
+
+Phase 2 interface (middle.py, docs/solver5.md): solve_middle(state,
+max_nodes=None) takes the 150-facelet state lettered URFDLB by its fixed
+centres with its 4x4x4 part reduced (what stage 1 leaves; colours are read
+off the X-centres, so no align is needed) and returns move names: outer
+turns and middle slices, a slice written as two turns (3Rw Rw'), after which
+the cube is a 3x3x3; bounded by max_nodes with a fallback of its own.
 
 solve(state, metric, budget) is the engine entry point of cubebot.solver.api;
 solve_stages(state, budget) also returns the moves of each stage.

@@ -1,30 +1,47 @@
 """The 5x5x5 solver with its tables open: Reducer(directory).solve(state, budget).
 
 Stages (see docs/solver5.md):
-  beam     single turns chosen by a bounded beam search (beam.py) that put
-           many centre pieces home; it ends with an even wing permutation,
-           or one wide quarter turn (PARITY_MOVE) is added, so that the
-           wings can be paired by 3-cycles later (no tredge parity)
-  centres  every X- and T-centre home, by table 3-cycles (centrecycles)
-  edges    every wing next to its midge, by table 3-cycles (edges)
+  outer4   phase 1: the 4x4x4 part (corners, wings, X-centres) reduced by
+           the 4x4x4 solver (outer4.reduce_outer): X-centres solved, every
+           tredge's wings paired, no 4x4x4 parity
+  tpairs   every T-pair (two T-centres across a fixed centre) one colour,
+           by conjugated slices W S W' that keep the 4x4x4 part
+           (tpairs.TPairStage, a bounded beam search), so that phase 2 takes
+           its quick way
+  align    (stand-in only) the X-centres turned onto their fixed centres
+           (outer4.align, at most two pairs of opposite wide turns)
+  middle   phase 2: the T-centres and fixed centres with the X-centres, every
+           midge in its dedge: middle.solve_middle (#17B; colours read off
+           the X-centres, node-bounded with a fallback of its own). Where that
+           module is not there, the stand-in: today's table 3-cycles, centres
+           (centrecycles) then wings next to their midges (edges), after one
+           wide quarter turn (PARITY_MOVE) if the wing permutation is odd.
+           Each step places at least one piece for good, so it ends after at
+           most 48 + 24 steps: no solve is unbounded.
   3x3x3    the reduced cube, by cubebot.solver.solve3
-Each step of the two cycle stages places at least one piece for good, so the
-stages end after at most 48 and 24 steps: no solve is unbounded.
+The whole solution is simplified (adjacent moves merged).
 """
 
+import os
 from collections import namedtuple
 
-from cubebot.solver import solve3, store
-from cubebot.solver.errors import InvalidCube
+from cubebot.solver import catalog, solve3, store
+from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
-from cubebot.solver.moves import Move, apply, count, simplify
+from cubebot.solver.moves import Move, apply, count, parse, simplify
 from cubebot.solver.solve4.model import permutation_parity
-from .beam import CentreBeam
 from .centrecycles import TABLE as CENTRE_TABLE, CentreCycles
 from .edges import TABLE as WING_TABLE, EdgeStage
 from .model import N, T_CENTRES, WINGS, X_CENTRES, colours
+from .outer4 import align, reduce_outer
+from .tpairs import TPairStage
 
-STAGES = ("beam", "centres", "edges", "3x3x3")
+try:
+    from .middle import solve_middle     # phase 2 proper (#17B), once it is there
+except ImportError:
+    solve_middle = None
+
+STAGES = ("outer4", "tpairs", "align", "middle", "3x3x3")
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -33,6 +50,7 @@ PARITY_MOVE = Move("R", 1, 2, 1)   # Rw: a wide quarter turn, an odd permutation
 SMALL = 3
 ROWS = (0, 2, 4)               # 5x5x5 row/column of each 3x3x3 row/column
 PER_COLOUR = 4                 # facelets of each colour in each centre orbit
+OUTER_SIZE = 4                 # phase 1 reads the tables of the 4x4x4 solver
 
 
 def to_3x3(state):
@@ -67,25 +85,44 @@ def wing_parity(lettered, wings):
 
 
 class Reducer(object):
-    """The 5x5x5 solver with its tables open."""
+    """The 5x5x5 solver with its tables open (the 4x4x4 ones are mapped by phase 1
+    while it runs)."""
 
     def __init__(self, directory=None):
+        self.directory = directory
+        for name in catalog.names(size=OUTER_SIZE):
+            path = store.table_path(name, directory)
+            if not os.path.exists(path):
+                raise TableError("table {} is missing ({}): the 5x5x5 solver reads the 4x4x4 tables "
+                                 "for its outer part: run `cubebot tables build --size 5`".format(
+                                     name, path))
         self.centres = CentreCycles(store.open_records(CENTRE_TABLE, directory))
         self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
-        self.beam = CentreBeam()
+
+    def middle(self, cube):
+        """Stages tpairs, align and middle: (tpairs moves, align moves, middle
+        moves). Phase 2 proper (middle.solve_middle) reads the colours off the
+        X-centres, so it needs no align, and is quick when every T-pair is one
+        colour (tpairs.TPairStage); the stand-in aligns, then puts every
+        T-centre home and pairs every wing with its midge by table 3-cycles
+        (bounded)."""
+        if solve_middle is not None:
+            pairs = TPairStage().solve(cube) or []
+            cube = apply(cube, pairs, N)
+            return pairs, [], parse(" ".join(solve_middle(cube)))
+        turn = align(cube)
+        cube = apply(cube, turn, N)
+        parity = [PARITY_MOVE] if wing_parity(cube, self.edges.wings) else []
+        cube = apply(cube, parity, N)
+        centres = self.centres.solve(cube)
+        return [], turn, parity + centres + self.edges.solve(apply(cube, centres, N))
 
     def solve(self, state, budget=None):
         cube = label(state)
-        parity = wing_parity(cube, self.edges.wings)
-        parts = [self.beam.solve(cube, parity)]
+        parts = [reduce_outer(cube, self.directory)[0]]
         cube = apply(cube, parts[-1], N)
-        if wing_parity(cube, self.edges.wings):
-            parts[-1] = parts[-1] + [PARITY_MOVE]
-            cube = apply(cube, [PARITY_MOVE], N)
-        parts.append(self.centres.solve(cube))
-        cube = apply(cube, parts[-1], N)
-        parts.append(self.edges.solve(cube))
-        cube = apply(cube, parts[-1], N)
+        parts.extend(self.middle(cube))
+        cube = apply(cube, parts[-3] + parts[-2] + parts[-1], N)
         reduction = [m for part in parts for m in part]
         finishes = solve3.solve(to_3x3(cube), budget=FINISH_BUDGET_S if budget is None else budget)
         candidates = [simplify(reduction + list(f)) for f in finishes]

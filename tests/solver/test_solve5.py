@@ -10,9 +10,9 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from cubebot.solver import api, facelets, moves, scramble, solve5, store
+from cubebot.solver import api, catalog, facelets, moves, scramble, solve5, store
 from cubebot.solver.errors import InvalidCube, TableError
-from cubebot.solver.solve5 import beam, centrecycles, edges, model, reduce
+from cubebot.solver.solve5 import centrecycles, edges, model, outer4, reduce
 from .cubes import check_solves, disguise, seeded
 
 N = 5
@@ -31,7 +31,8 @@ def test_seeded_random_states_are_solved(tables_dir, seed):
     state = disguise(scramble.random_state(N, seeded(seed)), seeded(seed + 100))
     solution = api.solve(state, metric="obtm")
     check_solves(state, solution.moves)
-    assert all(m.first == 1 and m.last in (1, 2) for m in solution.moves)   # outer and wide turns
+    # outer and wide turns (a middle slice of phase 2 is written as two wide turns, 3Rw Rw')
+    assert all(m.first == 1 and m.last in (1, 2, 3) for m in solution.moves)
     assert solution.length == moves.count(solution.moves, "obtm")
 
 
@@ -47,30 +48,13 @@ def test_solved_cube_needs_no_moves(tables_dir):
 
 @pytest.mark.parametrize("turn, parity", [("Rw", 1), ("Rw2", 0), ("Uw Fw", 0), ("Uw Fw Lw'", 1)])
 def test_parity_cases(tables_dir, turn, parity):
-    # odd and even wing permutations: the beam stage always leaves it even
+    # odd and even wing permutations: phase 1 reduces the 4x4x4 part either way
     state = moves.apply(solved(), turn)
     red = _reducer()
     assert reduce.wing_parity(state, red.edges.wings) == parity
     result = red.solve(state)
-    after = moves.apply(state, result.stages["beam"], N)
-    assert reduce.wing_parity(after, red.edges.wings) == 0
+    assert outer4.part_reduced(moves.apply(state, result.stages["outer4"], N))
     check_solves(state, result.candidates[0])
-
-
-def test_the_beam_alone_ends_even_and_never_worse(tables_dir):
-    red = _reducer()
-    for seed in range(3):
-        state = scramble.random_state(N, seeded(60 + seed))
-        cube = reduce.label(state)
-        par = reduce.wing_parity(cube, red.edges.wings)
-        path = red.beam.solve(cube, par)
-        after = moves.apply(cube, path, N)
-        assert path == [] or reduce.wing_parity(after, red.edges.wings) == 0
-        assert red.beam.wrong(_centres(after)) <= red.beam.wrong(_centres(cube))
-
-
-def _centres(cube):
-    return tuple(cube[f] for f in beam.CENTRES)
 
 
 def test_last_two_tredges_parity_case_is_paired_without_an_appended_algorithm(tables_dir):
@@ -118,8 +102,21 @@ def test_edge_stage_alone_pairs_every_wing(tables_dir):
     # the centres are still home (the stage adds outer turns at most) and a 3x3x3 is left
     assert _centres_home(after)
     result = red.solve(after)
-    assert result.stages["centres"] == [] and result.stages["edges"] == []
+    assert result.stages["outer4"] == result.stages["align"] == result.stages["middle"] == []
     check_solves(after, result.candidates[0])
+
+
+def test_middle_stage_alone_reduces_the_rest_and_keeps_the_x_centres(tables_dir):
+    # the 4x4x4 part solved, the middle slices turned, then the 3x3x3 part
+    red = _reducer()
+    slices = [moves.Move("R", 3, 3, 1), moves.Move("U", 3, 3, 2), moves.Move("F", 3, 3, 3)]
+    state = reduce.label(moves.apply(solved(), slices + moves.parse("R U' F2"), N))
+    assert outer4.part_reduced(state) and not outer4.matches(state)
+    pairs, turn, solution = red.middle(state)
+    after = reduce.label(moves.apply(state, pairs + turn + solution, N))     # named by the fixed centres again
+    assert _centres_home(after)
+    assert red.edges.wings.dest(after) == list(range(model.N_WINGS))
+    check_solves(after, solve5.solve(after)[0])
 
 
 def test_every_table_cycle_is_a_pure_three_cycle(tables_dir):
@@ -138,7 +135,7 @@ def test_every_table_cycle_is_a_pure_three_cycle(tables_dir):
 def test_finish_stage_alone_on_a_reduced_cube(tables_dir):
     state = moves.apply(solved(), "R U F' L2 D B R' U2")
     result = _reducer().solve(state)
-    assert result.stages["beam"] == [] and result.stages["centres"] == [] and result.stages["edges"] == []
+    assert result.stages["outer4"] == result.stages["align"] == result.stages["middle"] == []
     check_solves(state, result.candidates[0])
 
 
@@ -181,6 +178,17 @@ def test_a_bad_5x5x5_table_is_one_line_and_exit_2(tables_dir, tmp_path, damage):
     assert edges.TABLE in proc.stderr
     with pytest.raises(TableError):
         reduce.Reducer(str(tmp_path))
+
+
+def test_a_missing_4x4x4_table_is_named_by_the_5x5x5_solve(tables_dir, tmp_path):
+    # phase 1 reads the 4x4x4 tables: catalog.NEEDS, checked before any search
+    assert set(catalog.names(size=4)) < set(catalog.names(size=N))
+    _copy_tables(tables_dir, str(tmp_path))
+    os.remove(store.table_path("4x4-slice", str(tmp_path)))
+    proc = _cli_solve(str(tmp_path), moves.apply(solved(), "Rw U Fw'"))
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert "4x4-slice" in proc.stderr and "--size 5" in proc.stderr
 
 
 def test_a_5x5x5_scan_through_colors_then_solved(tables_dir, tmp_path):

@@ -1,0 +1,332 @@
+"""The midge stage of phase 2: every midge next to its own dedge, the right way round.
+
+Run when every centre is home. A midge is told apart by its two colours;
+its "half slots" are the 24 midge facelets (half 2s + k is facelet k of
+midge slot s, model.MIDGES order). dest[h]: the half slot where the midge
+half now at h belongs: next to the dedge showing the same two colours, on
+the face where that dedge shows h's colour. Goal: dest is the identity.
+
+Moves that keep the centres home and move midges: the cores
+    X^k F2 X^-k    (X a middle slice, F2 a half turn of a face X passes
+                    through, k = 1, 2, 3: 36 cores, 5 written turns)
+Each keeps every T- and fixed centre on its face (F2 swaps two T-centres of
+one colour) and moves the 4x4x4 part by F2 only, an outer turn. Seen from
+the dedges, a core with k = 1 or 3 is a 3-cycle of midges (with flips).
+Outer turns before a core (a setup) are never undone: an outer turn moves a
+dedge and its midge together and keeps every centre on its face, so what is
+home stays home. The table 5x5-midge-cycles holds, for every midge 3-cycle
+(two 3-cycles of half slots, keyed by the one with the smallest half slot),
+the shortest setup + core found by a breadth-first search over setups (an
+outer turn costs one, a core five). The stage then takes, each step, the
+cycle with the fewest written turns per midge it puts home, and reads the
+cube again.
+"""
+
+from cubebot.solver.errors import TableError, UnsolvableCube
+from cubebot.solver.facelets import FACES
+from cubebot.solver.moves import Move, apply, permutation, simplify
+from .edges import cycle_key
+from .middle import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written
+from .model import MIDGES, N, WINGS
+
+TABLE = "5x5-midge-cycles"
+N_MIDGES = len(MIDGES)
+N_HALVES = 2 * N_MIDGES        # 24 half slots; cycle_key's 24 ** 3 keys fit 16 bits
+KEY_WIDTH = 2
+MAX_CYCLE_MOVES = 12           # value: one byte per phase-2 move (index into MOVES + 1)
+BYTE = 256
+TAIL = 4                       # moves of the solution so far a next cycle may cancel
+CORE_COST = 5                  # X^k F2 X^-k written: 2 + 1 + 2
+SETUP_COST = 1
+MAX_STEPS = 3 * N_MIDGES       # a bound on the greedy's cycles (12 midges need at most ~9)
+SLICE_AXIS_FACES = {"U": "FRBL", "R": "UFDB", "F": "URDL"}
+HALF_OF = tuple(f for pair in MIDGES for f in pair)
+
+
+def cores():
+    """The 36 centre-keeping midge moves X^k F2 X^-k, as phase-2 moves."""
+    result = []
+    for x in SLICES:
+        for face in SLICE_AXIS_FACES[x.face]:
+            result.append([x, Move(face, 1, 1, HALF), Move(x.face, MIDDLE, MIDDLE, 4 - x.turns)])
+    return result
+
+
+def dedge_colours(cube):
+    """colours[s]: the colours the dedge at midge slot s shows on the two midge faces."""
+    by_face = []
+    for e, (a, b) in enumerate(MIDGES):
+        wing = WINGS[2 * e]
+        shown = dict((f // (N * N), cube[f]) for f in wing)
+        by_face.append((shown[a // (N * N)], shown[b // (N * N)]))
+    return by_face
+
+
+def dest(cube):
+    """dest[h] for every half slot h (see the module docstring)."""
+    dedges = dedge_colours(cube)
+    where = {}
+    for t, (p, q) in enumerate(dedges):
+        where[(p, q)] = (2 * t, 2 * t + 1)
+        where[(q, p)] = (2 * t + 1, 2 * t)
+    result = []
+    for s, (a, b) in enumerate(MIDGES):
+        pair = where.get((cube[a], cube[b]))
+        if pair is None:
+            raise UnsolvableCube("the midge at slot {} shows {}{}, which no dedge shows".format(
+                s, cube[a], cube[b]))
+        result += pair
+    if sorted(result) != list(range(N_HALVES)):
+        raise UnsolvableCube("two midges show the same colours")
+    return result
+
+
+def wrong(d):
+    """The number of midges not home (or flipped) under dest d."""
+    return sum(1 for s in range(N_MIDGES) if d[2 * s] != 2 * s)
+
+
+def partner(h):
+    return h ^ 1
+
+
+def midge_key(a, b, c):
+    """The key of the midge 3-cycle whose half a goes to b, b to c, c to a."""
+    pa, pb, pc = partner(a), partner(b), partner(c)
+    if min(pa, pb, pc) < min(a, b, c):
+        a, b, c = pa, pb, pc
+    return cycle_key(a, b, c)
+
+
+def _half_map(move):
+    """The move as a map of half slots: the midge half at h goes to m[h] (None: not a half)."""
+    perm = permutation(move, N)
+    at = dict((f, h) for h, f in enumerate(HALF_OF))
+    return tuple(at.get(perm.index(f)) for f in HALF_OF)
+
+
+def _solved_cube():
+    return "".join(f * N * N for f in FACES)
+
+
+def base_cycles():
+    """[(a, b, c), moves] for each core that is a midge 3-cycle as seen from the dedges."""
+    solved = _solved_cube()
+    result = []
+    for core in cores():
+        d = dest(apply(solved, written(core), N))
+        moved = [h for h in range(N_HALVES) if d[h] != h]
+        if len(moved) != 6:
+            continue
+        a = min(moved)
+        # the half now at h belongs at d[h]: the piece from d[h] went to h
+        went = dict((d[h], h) for h in moved)
+        b = went[a]
+        # seen after the core's half turn; the cycle it does is that one seen before it
+        back = _back(_half_map(core[1]))
+        result.append(((back[a], back[b], back[went[b]]), core))
+    return result
+
+
+def _back(mp):
+    back = [0] * len(mp)
+    for h, t in enumerate(mp):
+        back[t] = h
+    return back
+
+
+def build_cycles():
+    """{midge key: moves} for every midge 3-cycle: setup (outer turns) + core, fewest turns."""
+    backs = []
+    for m in OUTER:
+        backs.append((m, _back(_half_map(m))))
+    best = {}
+    by_cost = {}
+    for cyc, core in base_cycles():
+        key = midge_key(*cyc)
+        if key not in best:
+            best[key] = (CORE_COST, cyc, [], core)
+            by_cost.setdefault(CORE_COST, []).append(key)
+    cost = CORE_COST
+    while by_cost:
+        for key in by_cost.pop(cost, []):
+            c0, (a, b, c), setup, core = best[key]
+            if c0 != cost:
+                continue
+            for m, back in backs:
+                cyc = (back[a], back[b], back[c])
+                k = midge_key(*cyc)
+                if k not in best or best[k][0] > cost + SETUP_COST:
+                    best[k] = (cost + SETUP_COST, cyc, simplify([m] + setup), core)
+                    by_cost.setdefault(cost + SETUP_COST, []).append(k)
+        cost += 1
+    return dict((key, setup + core) for key, (_, _, setup, core) in best.items())
+
+
+def build(path, progress=None):
+    """Write 5x5-midge-cycles: records key -> moves (one byte each, MOVES index + 1)."""
+    from cubebot.solver.tables import write_records
+    cycles = build_cycles()
+    if progress:
+        progress("{} midge 3-cycles".format(len(cycles)))
+    index = dict((m, i + 1) for i, m in enumerate(MOVES))
+    items = []
+    for key, moves in cycles.items():
+        if len(moves) > MAX_CYCLE_MOVES:
+            raise TableError("midge cycle of {} moves does not fit the table".format(len(moves)))
+        value = 0
+        for m in moves:
+            value = value * BYTE + index[m]
+        items.append((key, value))
+    write_records(path, items, KEY_WIDTH, MAX_CYCLE_MOVES)
+
+
+def decode(value):
+    moves = []
+    while value:
+        value, i = divmod(value, BYTE)
+        moves.append(MOVES[i - 1])
+    moves.reverse()
+    return moves
+
+
+_MAPS = {}                     # move -> its half map, filled as moves are met
+
+
+def follow(d, moves):
+    """dest d after phase-2 moves, without the cube: a slice moves midges away from
+    their dedges (new[m[h]] = d[h]), an outer turn moves both (new[m[h]] = m[d[h]])."""
+    for move in moves:
+        mp = _MAPS.get(move)
+        if mp is None:
+            mp = _MAPS[move] = _half_map(move)
+        new = [0] * N_HALVES
+        if is_slice(move):
+            for h in range(N_HALVES):
+                new[mp[h]] = d[h]
+        else:
+            for h in range(N_HALVES):
+                new[mp[h]] = mp[d[h]]
+        d = new
+    return d
+
+
+def parity(d):
+    """The parity of the midge permutation (slots) of dest d."""
+    perm = [d[2 * s] // 2 for s in range(N_MIDGES)]
+    seen = [False] * N_MIDGES
+    odd = 0
+    for s in range(N_MIDGES):
+        length = 0
+        while not seen[s]:
+            seen[s] = True
+            s = perm[s]
+            length += 1
+        if length:
+            odd ^= (length - 1) & 1
+    return odd
+
+
+def flips(d):
+    """The number of midges flipped in place."""
+    return sum(1 for s in range(N_MIDGES) if d[2 * s] == 2 * s + 1)
+
+
+class MidgeStage(object):
+    """Puts every midge next to its dedge by table 3-cycles (the centres must be home)."""
+
+    def __init__(self, table):
+        self.table = table
+        self.maps = {}                 # outer turn -> its half map, as needed
+
+    def cycle(self, a, b, c):
+        value = self.table.get(midge_key(a, b, c))
+        if value is None:
+            raise TableError("table {} has no midge cycle {}->{}->{}: run `cubebot tables build "
+                             "--size 5`".format(TABLE, a, b, c))
+        return decode(value)
+
+    def _choices(self, d):
+        """(net midges placed, (a, b, c)) of the 3-cycles worth trying on dest d: those
+        that place most if any place some; else (two midges swapped, or flipped in
+        place) those that place none but leave a cycle that does."""
+        wrong = [h for h in range(N_HALVES) if d[h] != h]
+        result = []
+        for a in wrong:
+            b = d[a]                                   # a's midge goes home to b
+            if b == partner(a):
+                continue
+            for c in range(N_HALVES):
+                if c // 2 in (a // 2, b // 2):
+                    continue
+                net = 1 + (d[b] == c) + (d[c] == a) - (d[c] == c)
+                result.append((net, (a, b, c)))
+        if any(net > 0 for net, _ in result):
+            return [(net, cyc) for net, cyc in result if net > 0]
+        result = [(net, cyc) for net, cyc in result if net == 0]
+        if not result:                                 # only midges flipped in place
+            a = wrong[0]
+            result = [(0, (a, b, c)) for b in wrong for c in range(N_HALVES)
+                      if len(set((a // 2, b // 2, c // 2))) == 3]
+        return result
+
+    def _best(self, d, tail):
+        """(score, net, moves, cycle) of the cheapest 3-cycle per midge placed on dest d."""
+        best = None
+        for net, cyc in self._choices(d):
+            moves = self.cycle(*cyc)
+            cost = len(written(tail + moves)) - len(written(tail))
+            score = (cost / float(net)) if net > 0 else float(cost)
+            if best is None or score < best[0]:
+                best = (score, net, moves, cyc)
+        return best
+
+    def _pair(self, d, tail):
+        """Two cycles that together place midges where no single cycle does (two midges
+        swapped, or flipped in place). The second is looked up in the frame the first
+        leaves (its outer turns move the dedges); the pair is applied as one step."""
+        best = None
+        for _, (a, b, c) in self._choices(d):
+            first = self.cycle(a, b, c)
+            after = list(d)                    # the dests once a -> b -> c (and partners)
+            for x, y, z in ((a, b, c), (partner(a), partner(b), partner(c))):
+                after[y], after[z], after[x] = d[x], d[y], d[z]
+            lost = wrong(after) - wrong(d)
+            for net, cyc in self._choices(after):
+                if net <= lost:
+                    continue
+                second = self.cycle(*self._carried(cyc, first))
+                cost = len(written(tail + first + second)) - len(written(tail))
+                if best is None or cost * best[1] < best[0] * (net - lost):
+                    best = (cost, net - lost, first + second)
+        if best is None:
+            raise UnsolvableCube("no pair of midge cycles places a midge")
+        return best[2]
+
+    def _carried(self, halves, moves):
+        """Half slots carried along by the outer turns among `moves`."""
+        for m in moves:
+            if not is_slice(m):
+                mp = self.maps.get(m)
+                if mp is None:
+                    mp = self.maps[m] = _half_map(m)
+                halves = tuple(mp[h] for h in halves)
+        return halves
+
+    def solve(self, cube):
+        """Phase-2 moves (outer turns and middle slices) that pair every midge with its dedge."""
+        d = dest(cube)
+        if parity(d):
+            raise UnsolvableCube("the midges are an odd permutation of the dedges")
+        solution = []
+        for _ in range(MAX_STEPS):
+            if all(d[h] == h for h in range(N_HALVES)):
+                return solution
+            _, net, moves, _ = self._best(d, solution[-TAIL:])
+            if net <= 0:
+                moves = self._pair(d, solution[-TAIL:])
+            solution = simplify(solution + moves)
+            cube = apply(cube, written(moves), N)
+            d = dest(cube)
+        raise UnsolvableCube("the midges were not paired in {} cycles (flipped midges left: "
+                             "{})".format(MAX_STEPS, flips(d)))

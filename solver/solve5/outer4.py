@@ -1,0 +1,117 @@
+"""Phase 1 of the 5x5x5: its outer 4x4x4 part reduced by the 4x4x4 solver.
+
+The 4x4x4 part of a 5x5x5 is its corners, its 24 wings and its 24
+X-centres: drop row 2 and column 2 of every face and a 4x4x4 net is left
+(5x5x5 rows/columns ROWS4 = 0, 1, 3, 4 are 4x4x4 rows/columns 0..3). An
+outer turn or a two-layer wide turn of the 5x5x5 moves that part exactly as
+the same-named turn moves a 4x4x4 (a 4x4x4 3Uw is the 5x5x5's 4Uw), and the
+middle slices never touch it (tests/solver/test_outer4.py checks every move).
+
+So `reduce_outer(state)` hands the part to cubebot.solver.solve4.reduce (its
+stages 1-5, no 3x3x3 finish); its outer and wide turns, applied to the
+5x5x5, leave every face's X-centres one colour, every tredge's two wings
+paired (a dedge) and no 4x4x4 parity. The T-centres, the midges and the
+fixed centres are left as they fall.
+
+The 4x4x4 solver names its colours from a corner and turns whole-cube
+rotations into outer turns, so the X-centres may end up a whole-cube rotation
+away from the fixed centres. `align(state)` then turns the 4x4x4 part (all
+but the three middle slices) against the fixed centres by pairs of opposite
+wide turns (Uw Dw' turns everything but the E slice like y): at most two
+pairs, four moves.
+"""
+
+from cubebot.solver.cubies import from_facelets
+from cubebot.solver.errors import InvalidCube
+from cubebot.solver.facelets import FACES, OPPOSITE, centre_labels, face_index, relabel
+from cubebot.solver.moves import Move, apply
+from cubebot.solver.solve4 import reduce as reduce4
+from cubebot.solver.solve4.finish import to_3x3 as small_view
+from .model import N, WINGS, X_CENTRES
+
+N4 = 4
+ROWS4 = (0, 1, 3, 4)            # 5x5x5 row/column of each 4x4x4 row/column
+CENTRE = 2                      # row/column of a fixed centre
+SMALL = 3                       # the reduced part read as a 3x3x3
+AXES = "URF"                    # the faces whose wide pairs (face w, opposite w') turn the part
+MAX_PAIRS = 2                   # every one of the 24 rotations is at most two quarter or half turns
+
+
+def view(state):
+    """The 96-facelet 4x4x4 part of a 150-facelet 5x5x5 state."""
+    return "".join(state[face_index(f, ROWS4[r], ROWS4[c], N)]
+                   for f in FACES for r in range(N4) for c in range(N4))
+
+
+def to_5x5(move):
+    """The 5x5x5 turn that moves the 4x4x4 part as `move` moves a 4x4x4 (layers
+    1..k of the 4x4x4 are layers 1..k of the 5x5x5, 3 of them being 4)."""
+    last = move.last + 1 if move.last == 3 else move.last
+    return Move(move.face, move.first, last, move.turns)
+
+
+def paired(state):
+    """True if every edge's two wing slots show the same colours, facelet for facelet."""
+    return all(state[a] == state[c] and state[b] == state[d]
+               for (a, b), (c, d) in zip(WINGS[0::2], WINGS[1::2]))
+
+
+def part_reduced(state):
+    """True if the 4x4x4 part is reduced with no parity: each face's X-centres one
+    colour, every tredge's wings paired, and the 3x3x3 they form (lettered by
+    its X-centres) a real one (an OLL parity shows there as one flipped edge, a
+    PLL parity as odd parity)."""
+    if x_colours(state) is None or not paired(state):
+        return False
+    small = small_view(view(state))
+    try:
+        from_facelets(relabel(small, centre_labels(small, SMALL)), SMALL)
+    except InvalidCube:
+        return False
+    return True
+
+
+def reduce_outer(state, directory=None):
+    """Phase 1: (moves, stages) of the 4x4x4 reduction of the part of `state`
+    (solve4's stage name -> moves count); no moves if it is reduced already."""
+    if part_reduced(state):
+        return [], {}
+    moves, stages = reduce4(view(state), directory)
+    return [to_5x5(m) for m in moves], stages
+
+
+def x_colours(state):
+    """face -> the colour of its X-centres, or None if some face's are not one colour."""
+    shown = {}
+    for k, f in enumerate(FACES):
+        colours = set(state[i] for i in X_CENTRES[4 * k:4 * k + 4])
+        if len(colours) != 1:
+            return None
+        shown[f] = colours.pop()
+    return shown
+
+
+def matches(state):
+    """True if every face's X-centres show the colour of its fixed centre."""
+    shown = x_colours(state)
+    return shown is not None and all(shown[f] == state[face_index(f, CENTRE, CENTRE, N)]
+                                     for f in FACES)
+
+
+def _pairs():
+    """Every turn of the part against the middle slices: (face w, opposite w') pairs."""
+    return [[Move(f, 1, 2, t), Move(OPPOSITE[f], 1, 2, 4 - t)] for f in AXES for t in (1, 2, 3)]
+
+
+def align(state):
+    """The fewest wide pairs (at most MAX_PAIRS, as a flat move list) after which
+    the X-centres (each face one colour) match the fixed centres."""
+    frontier = [([], state)]
+    for depth in range(MAX_PAIRS + 1):
+        for moves, cube in frontier:
+            if matches(cube):
+                return moves
+        if depth < MAX_PAIRS:
+            frontier = [(moves + pair, apply(cube, pair, N)) for moves, cube in frontier
+                        for pair in _pairs()]
+    raise ValueError("the X-centres are not a whole-cube rotation of the fixed centres")

@@ -1,0 +1,197 @@
+"""Phase 2 of the 5x5x5 reduction, stage by stage (middle.solve_middle calls it).
+
+On a cube whose 4x4x4 part is reduced, relabelled so that each colour is
+named by its target face (the face its X-centres are on). When every T-pair
+shows one colour (tcentres: the only T-centre states outer turns and middle
+slices can solve):
+  1. axes     IDA* over tcentres.AxesStage (table 5x5-middle-axes, all 27
+              moves, a slice costing 2): every T-pair and fixed centre onto
+              its axis
+  2. pairs    IDA* over tcentres.PairsStage (table 5x5-middle-pairs, outer
+              turns and half slices): every T-centre and fixed centre home
+Otherwise (T-pairs split, as the 4x4x4 part's wide turns leave them):
+  1. fixed    the fixed centres home by middle slices (fewest turns, BFS over
+              the 24 rotations)
+  2. tcentres every T-centre home by pure T-centre 3-cycles from the table
+              5x5-centre-cycles (centrecycles.CentreCycles: pure, so the
+              4x4x4 part, the fixed centres and the midges stay)
+Then always:
+  3. midges   every midge into its dedge by midges.MidgeStage (5x5-midge-cycles)
+Each IDA* stage has a node budget; past it, a descent of its exact table
+(always finishes). Every stage's moves are applied to the cube; the result
+is checked.
+"""
+
+from cubebot.solver.errors import InvalidCube, UnsolvableCube
+from cubebot.solver.facelets import FACES, size_from_length
+from cubebot.solver.moves import apply, simplify
+from cubebot.solver.search import Stats, ida_star
+from .middle import check_dedges, fixed_targets, is_slice, t_targets, targets, written
+from .model import N, T_CENTRES
+
+MAX_NODES = 20000              # IDA* nodes per stage before its descent fallback
+MAX_COST = 40                  # above any stage's cost (table depths 16 and 16 turns)
+CHOICES = 30                   # cheapest solutions compared per centre stage
+MIDGE_WEIGHT = 3.5             # turns a midge out of place is taken to cost later
+STAGE_NAMES = ("axes", "pairs", "fixed", "tcentres", "midges")
+
+
+def _tables(directory=None):
+    from cubebot.solver.store import open_dense, open_records
+    return dict((name, opener(name, directory)) for name, opener in (
+        ("5x5-middle-axes", open_dense), ("5x5-middle-pairs", open_dense),
+        ("5x5-centre-cycles", open_records), ("5x5-midge-cycles", open_records)))
+
+
+def pairs_one_colour(cube):
+    """True if every T-pair of the (relabelled) cube shows one colour."""
+    from .tcentres import PAIRS
+    return all(cube[T_CENTRES[a]] == cube[T_CENTRES[b]] for a, b in PAIRS)
+
+
+class MiddleSolver(object):
+    """Phase 2: solve(state, max_nodes) -> phase-2 moves; stages(...) gives them per stage."""
+
+    def __init__(self, directory=None):
+        self.directory = directory
+
+    def relabel(self, state):
+        """The state with each colour named by its target face letter."""
+        if len(state) != 6 * N * N:
+            raise InvalidCube("phase 2 takes a 5x5x5 state (150 facelets), not {}".format(len(state)))
+        where = targets(state)
+        check_dedges(state)
+        return "".join(FACES[where[c]] for c in state)
+
+    def solve(self, state, max_nodes=None):
+        stages = self.stages(state, max_nodes)
+        return simplify([m for name in STAGE_NAMES for m in stages[name]])
+
+    def stages(self, state, max_nodes=None):
+        """{stage name: phase-2 moves} (slices as Move(face, 3, 3, turns))."""
+        from .tcentres import AxesStage, PairsStage
+        from .centrecycles import CentreCycles
+        from .midges import MidgeStage
+        cube = self.relabel(state)
+        tables = _tables(self.directory)
+        result = dict((name, []) for name in STAGE_NAMES)
+        if pairs_one_colour(cube):
+            result["axes"], result["pairs"] = centre_stages((AxesStage(), PairsStage()), tables,
+                                                            cube, max_nodes)
+            cube = apply(cube, written(result["axes"] + result["pairs"]), N)
+        else:
+            result["fixed"] = fixed_stage(cube)
+            cube = apply(cube, written(result["fixed"]), N)
+            result["tcentres"] = CentreCycles(tables["5x5-centre-cycles"]).solve(cube)
+            cube = apply(cube, result["tcentres"], N)
+        result["midges"] = MidgeStage(tables["5x5-midge-cycles"]).solve(cube)
+        cube = apply(cube, written(result["midges"]), N)
+        check_done(cube)
+        return result
+
+
+def ida_solutions(stage, table, cube, max_nodes=None, count=1):
+    """Up to `count` cheapest moves of a pair stage by IDA* within max_nodes (every
+    one of the least cost, in search order), else the table's descent."""
+    from .tcentres import pair_targets
+    where = dict((f, i) for i, f in enumerate(FACES))
+    start = stage.start(pair_targets(t_targets(cube, where)), fixed_targets(cube, where))
+
+    def h(s):
+        r = stage.rank(s)
+        return table.unreached if r is None else table[r]
+
+    if h(start) >= table.unreached:
+        raise UnsolvableCube("the T-centres and fixed centres are not a state phase 2 can solve")
+    stats = Stats()
+    limit = MAX_NODES if max_nodes is None else max_nodes
+    found = list(ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
+                          max_cost=MAX_COST, costs=stage.costs, stats=stats, cheapest_only=True,
+                          max_solutions=count, stop=lambda: stats.nodes > limit))
+    return found or [descend(stage, h, start, table.unreached)]
+
+
+def centre_stages(stages, tables, cube, max_nodes=None):
+    """(axes moves, pairs moves): of the cheapest solutions of both stages (CHOICES
+    each), the pair with the fewest turns + MIDGE_WEIGHT x midges left out of place."""
+    from .midges import dest, follow, wrong
+    axes, pairs = stages
+    d = dest(cube)
+    best = None
+    for a in ida_solutions(axes, tables[axes.table], cube, max_nodes, CHOICES):
+        after = apply(cube, written(a), N)
+        da = follow(d, a)
+        for p in ida_solutions(pairs, tables[pairs.table], after, max_nodes, CHOICES):
+            score = len(written(a + p)) + MIDGE_WEIGHT * wrong(follow(da, p))
+            if best is None or score < best[0]:
+                best = (score, a, p)
+    return best[1], best[2]
+
+
+def descend(stage, h, state, top):
+    """Moves down an exact cost table to its goal: each step a move of cost c to a
+    state c cheaper. At `top` (the table's cap: that cost or more) one or two moves
+    to a state below it."""
+    moves = []
+    d = h(state)
+    n = len(stage.moves)
+    while d:
+        step = None
+        for i in range(n):
+            if h(stage.apply(state, i)) + stage.costs[i] == d and d < top:
+                step = [i]
+                break
+        if step is None and d >= top:
+            pairs = [[i] for i in range(n)] + [[i, j] for i in range(n) for j in range(n)]
+            for path in pairs:
+                s = state
+                for i in path:
+                    s = stage.apply(s, i)
+                if h(s) < top:
+                    step = path
+                    break
+        if step is None:
+            raise UnsolvableCube("table {} has no way down from cost {}".format(stage.table, d))
+        for i in step:
+            state = stage.apply(state, i)
+            moves.append(stage.moves[i])
+        d = h(state)
+    return moves
+
+
+def fixed_stage(cube):
+    """The middle slices that put every fixed centre home, fewest turns first."""
+    from .tcentres import Rotations
+    from .middle import SLICES, cost
+    moves = list(SLICES)
+    rot = Rotations(moves)
+    where = dict((f, i) for i, f in enumerate(FACES))
+    start = rot.index[fixed_targets(cube, where)]
+    best = {start: (0, [])}
+    frontier = [start]
+    while frontier:                      # 24 states: a plain relaxation is enough
+        nxt = []
+        for r in frontier:
+            c, path = best[r]
+            for i, m in enumerate(moves):
+                t = rot.move[r][i]
+                if t not in best or best[t][0] > c + cost(m):
+                    best[t] = (c + cost(m), path + [m])
+                    nxt.append(t)
+        frontier = nxt
+    if 0 not in best:
+        raise UnsolvableCube("the fixed centres cannot be turned home")
+    return best[0][1]
+
+
+def check_done(cube):
+    """Raise UnsolvableCube unless every centre is home and every midge in its dedge."""
+    from .midges import dest
+    for f in range(len(FACES)):
+        face = cube[f * N * N:(f + 1) * N * N]
+        if face.count(FACES[f]) < 9 or any(face[r * N + c] != FACES[f]
+                                           for r in (1, 2, 3) for c in (1, 2, 3)):
+            raise UnsolvableCube("phase 2 left the centres of face {} unsolved".format(FACES[f]))
+    d = dest(cube)
+    if any(d[h] != h for h in range(len(d))):
+        raise UnsolvableCube("phase 2 left a midge out of its dedge")
