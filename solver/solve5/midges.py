@@ -318,11 +318,16 @@ class MidgeStage(object):
         d = dest(cube)
         if parity(d):
             raise UnsolvableCube("the midges are an odd permutation of the dedges")
+        if sum(d[2 * s] & 1 for s in range(N_MIDGES)) & 1:
+            raise UnsolvableCube("an odd number of midges is flipped against its dedge")
         solution = []
         for _ in range(MAX_STEPS):
             if all(d[h] == h for h in range(N_HALVES)):
                 return solution
-            _, net, moves, _ = self._best(d, solution[-TAIL:])
+            best = self._best(d, solution[-TAIL:])
+            if best is None:
+                raise UnsolvableCube("no midge cycle applies")
+            _, net, moves, _ = best
             if net <= 0:
                 moves = self._pair(d, solution[-TAIL:])
             solution = simplify(solution + moves)
