@@ -70,7 +70,7 @@ def test_every_phase_2_move_keeps_the_t_pairs_and_the_4x4x4_part():
 def test_cores_keep_the_centres_and_cycle_three_midges():
     base = midges.base_cycles()
     assert len(base) == 24                           # k = 1, 3 of the 36 cores
-    for cyc, core in base:
+    for _cyc, core in base:
         after = moves.apply(SOLVED, written(core), N)
         for f in range(6):
             face = after[f * AREA:(f + 1) * AREA]
@@ -88,13 +88,6 @@ def test_table_sizes_follow_their_derivations(tables_dir):
 
 
 # ---------------------------------------------------------------- each stage alone
-
-
-def _stage_goal(stage, cube):
-    where = dict((f, i) for i, f in enumerate(facelets.FACES))
-    s = stage.start(tcentres.pair_targets(stages.t_targets(cube, where)),
-                    stages.fixed_targets(cube, where))
-    return s
 
 
 @pytest.mark.parametrize("seed", [3, 4, 5])
@@ -215,3 +208,23 @@ def test_a_single_flipped_midge_is_unsolvable(tables_dir):
     state[a], state[b] = state[b], state[a]
     with pytest.raises(UnsolvableCube):
         solve_middle("".join(state))
+
+
+def test_axes_states_at_the_table_cap_are_solved(tables_dir):
+    # costs of 15 and 16 turns are both stored as 15 (4 bits): IDA* and the descent still finish
+    stage = tcentres.AxesStage()
+    table = open_dense(stage.table)
+    rank = next(r for r in range(len(table)) if table[r] == table.unreached)
+    start = stage.unrank(rank)
+
+    def h(s):
+        return table[stage.rank(s)]
+
+    path = stages.descend(stage, h, start, table.unreached)
+    state = start
+    for m in path:
+        state = stage.apply(state, stage.moves.index(m))
+    assert h(state) == 0 and sum(stage.costs[stage.moves.index(m)] for m in path) >= 15
+    found = next(stages.ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
+                                 max_cost=40, costs=stage.costs))
+    assert sum(stage.costs[stage.moves.index(m)] for m in found) in (15, 16)
