@@ -26,7 +26,7 @@ from cubebot.solver.errors import InvalidCube, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import apply, simplify
 from cubebot.solver.search import Stats, ida_star
-from .middle import check_dedges, fixed_targets, t_targets, targets, written
+from .middle import check_dedges, cost, fixed_targets, t_targets, targets, written
 from .model import N, T_CENTRES
 
 MAX_NODES = 20000              # IDA* nodes per stage before its descent fallback
@@ -125,7 +125,7 @@ def centre_stages(stages, tables, cube, max_nodes=None):
         after = apply(cube, written(a), N)
         da = follow(d, a)
         for p in ida_solutions(pairs, tables[pairs.table], after, max_nodes, CHOICES):
-            score = len(written(a + p)) + MIDGE_WEIGHT * wrong(follow(da, p))
+            score = sum(cost(m) for m in a + p) + MIDGE_WEIGHT * wrong(follow(da, p))
             if best is None or score < best[0]:
                 best = (score, a, p)
     return best[1], best[2]

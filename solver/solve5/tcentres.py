@@ -85,24 +85,38 @@ def face_pairs(faces):
     return mask_of([FACE[f] for f in faces], [p // PAIRS_PER_FACE for p in range(N_PAIRS_ALL)])
 
 
+HALF_BITS = N_PAIRS_ALL // 2   # a pair mask is moved as two 6-bit halves
+HALF_VALUES = 1 << HALF_BITS
+_MOVER_TABLES = {}             # move -> its PairMover table (built on first use)
+
+
 class PairMover(object):
-    """Moves 12-bit pair masks: one 4096-entry table per move (built per process)."""
+    """Moves 12-bit pair masks: per move one table of 2 x 64 entries (each 6-bit half of
+    the mask -> where its bits go), shared by every stage in the process."""
 
     def __init__(self, moves):
         self.tables = []
         for m in moves:
-            perm = pair_perm(m)
-            table = array("H", [0]) * MASKS
-            for mask in range(MASKS):
-                out = 0
-                for k in range(N_PAIRS_ALL):
-                    if mask >> perm[k] & 1:
-                        out |= 1 << k
-                table[mask] = out
+            table = _MOVER_TABLES.get(m)
+            if table is None:
+                perm = pair_perm(m)
+                dest = [0] * N_PAIRS_ALL
+                for k, j in enumerate(perm):
+                    dest[j] = k                 # old pair j goes to k
+                table = array("H", [0]) * (2 * HALF_VALUES)
+                for half in range(2):
+                    for value in range(HALF_VALUES):
+                        out = 0
+                        for b in range(HALF_BITS):
+                            if value >> b & 1:
+                                out |= 1 << dest[half * HALF_BITS + b]
+                        table[half * HALF_VALUES + value] = out
+                table = _MOVER_TABLES.setdefault(m, table)
             self.tables.append(table)
 
     def apply(self, mask, i):
-        return self.tables[i][mask]
+        t = self.tables[i]
+        return t[mask & (HALF_VALUES - 1)] | t[HALF_VALUES + (mask >> HALF_BITS)]
 
 
 class Rotations(object):
@@ -188,6 +202,15 @@ class AxesStage(Stage):
         self.ud_rank, self.ud_masks = _comb_ranks(N_PAIRS_ALL, PER_AXIS)
         self.rl_rank, self.rl_masks = _comb_ranks(N_PAIRS_ALL - PER_AXIS, PER_AXIS)
         self.free = [[s for s in range(N_PAIRS_ALL) if not m >> s & 1] for m in self.ud_masks]
+        # the R/L mask packed onto the 8 pairs the U/D mask leaves free, a 6-bit half at a
+        # time: PACK[u << 6 | r] = r's bits at the 0 bits of u, packed; FREE[u] = their count
+        self.pack = array("B", [0]) * (HALF_VALUES * HALF_VALUES)
+        self.count = array("B", [0]) * HALF_VALUES
+        for u in range(HALF_VALUES):
+            free = [b for b in range(HALF_BITS) if not u >> b & 1]
+            self.count[u] = len(free)
+            for r in range(HALF_VALUES):
+                self.pack[u << HALF_BITS | r] = squeeze(r, free)
 
     def start(self, pairs, fixed):
         return (mask_of((FACE["U"], FACE["D"]), pairs), mask_of((FACE["R"], FACE["L"]), pairs),
@@ -198,9 +221,11 @@ class AxesStage(Stage):
         return (move(state[0], i), move(state[1], i), self.rot.move[state[2]][i])
 
     def rank(self, state):
-        ud = self.ud_rank[state[0]]
-        rl = self.rl_rank[squeeze(state[1], self.free[ud])]
-        return (ud * N_P_RL + rl) * N_ROTATIONS + state[2]
+        ud, rl = state[0], state[1]
+        low = HALF_VALUES - 1
+        packed = self.pack[(ud & low) << HALF_BITS | (rl & low)] | \
+            self.pack[(ud >> HALF_BITS) << HALF_BITS | (rl >> HALF_BITS)] << self.count[ud & low]
+        return (self.ud_rank[ud] * N_P_RL + self.rl_rank[packed]) * N_ROTATIONS + state[2]
 
     def unrank(self, rank):
         rest, r = divmod(rank, N_ROTATIONS)
@@ -223,6 +248,13 @@ class PairsStage(Stage):
         self.axis_masks = [face_pairs(pair) for pair in AXES]
         self.rank2, self.masks2 = _comb_ranks(PER_AXIS, PAIRS_PER_FACE)
         self.free = [[s for s in range(N_PAIRS_ALL) if m >> s & 1] for m in self.axis_masks]
+        # per axis: 12-bit mask -> its rank among the axis' C(4, 2) masks, or -1 (off the axis)
+        self.ranks = []
+        for k in range(len(AXES)):
+            ranks = array("b", [-1]) * MASKS
+            for r, packed in enumerate(self.masks2):
+                ranks[spread(packed, self.free[k])] = r
+            self.ranks.append(ranks)
         self.base = len(self.masks2)
         reach, frontier = set([0]), [0]
         while frontier:
@@ -246,9 +278,7 @@ class PairsStage(Stage):
         """The rank, or None off the stage's group (a mask off its axis, a rotation off the four)."""
         t = 0
         for k in range(len(AXES)):
-            if state[k] & ~self.axis_masks[k]:
-                return None
-            r = self.rank2[squeeze(state[k], self.free[k])]
+            r = self.ranks[k][state[k]]
             if r < 0:
                 return None
             t = t * self.base + r
