@@ -30,6 +30,7 @@ from itertools import combinations
 
 from cubebot.solver.coords import binomial
 from cubebot.solver.facelets import FACES
+from cubebot.solver.solve4.masks import N_BITS, MaskMover
 from .middle import CENTRE, FACE_AREA, HALF, MIDDLE, MOVES, OUTER, cost
 from .model import T_CENTRES, slot_perm
 
@@ -85,38 +86,14 @@ def face_pairs(faces):
     return mask_of([FACE[f] for f in faces], [p // PAIRS_PER_FACE for p in range(N_PAIRS_ALL)])
 
 
-HALF_BITS = N_PAIRS_ALL // 2   # a pair mask is moved as two 6-bit halves
+HALF_BITS = N_PAIRS_ALL // 2   # AxesStage ranks a pair mask a 6-bit half at a time
 HALF_VALUES = 1 << HALF_BITS
-_MOVER_TABLES = {}             # move -> its PairMover table (built on first use)
 
 
-class PairMover(object):
-    """Moves 12-bit pair masks: per move one table of 2 x 64 entries (each 6-bit half of
-    the mask -> where its bits go), shared by every stage in the process."""
-
-    def __init__(self, moves):
-        self.tables = []
-        for m in moves:
-            table = _MOVER_TABLES.get(m)
-            if table is None:
-                perm = pair_perm(m)
-                dest = [0] * N_PAIRS_ALL
-                for k, j in enumerate(perm):
-                    dest[j] = k                 # old pair j goes to k
-                table = array("H", [0]) * (2 * HALF_VALUES)
-                for half in range(2):
-                    for value in range(HALF_VALUES):
-                        out = 0
-                        for b in range(HALF_BITS):
-                            if value >> b & 1:
-                                out |= 1 << dest[half * HALF_BITS + b]
-                        table[half * HALF_VALUES + value] = out
-                table = _MOVER_TABLES.setdefault(m, table)
-            self.tables.append(table)
-
-    def apply(self, mask, i):
-        t = self.tables[i]
-        return t[mask & (HALF_VALUES - 1)] | t[HALF_VALUES + (mask >> HALF_BITS)]
+def pair_mover(moves):
+    """A MaskMover of pair masks (the 12 pairs as the low bits of its 24-bit masks)."""
+    rest = tuple(range(N_PAIRS_ALL, N_BITS))
+    return MaskMover(moves, lambda m: pair_perm(m) + rest)
 
 
 class Rotations(object):
@@ -183,7 +160,7 @@ class Stage(object):
     def __init__(self, moves):
         self.moves = list(moves)
         self.costs = [cost(m) for m in self.moves]
-        self.mover = PairMover(self.moves)
+        self.mover = pair_mover(self.moves)
         self.rot = Rotations(self.moves)
 
     def neighbours(self, rank):
