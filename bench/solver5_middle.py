@@ -32,7 +32,7 @@ sys.path.insert(0, TOP)
 from bench.record import record  # noqa: E402
 from cubebot.solver import moves, store  # noqa: E402
 from cubebot.solver.solve5 import stages  # noqa: E402
-from cubebot.solver.solve5.middle import MOVES, written  # noqa: E402
+from cubebot.solver.solve5.slices import MOVES, written  # noqa: E402
 
 SEED = 17017
 N = 5

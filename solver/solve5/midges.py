@@ -27,7 +27,7 @@ from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
 from cubebot.solver.solve4.model import permutation_parity
 from .edges import cycle_key, decode, write_cycles
-from .middle import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written
+from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written
 from .model import MIDGES, N, WINGS
 
 TABLE = "5x5-midge-cycles"

@@ -26,7 +26,7 @@ from cubebot.solver.errors import InvalidCube, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import apply, simplify
 from cubebot.solver.search import Stats, ida_star
-from .middle import check_dedges, cost, fixed_targets, t_targets, targets, written
+from .slices import check_dedges, cost, fixed_targets, t_targets, targets, written
 from .model import N, T_CENTRES
 
 MAX_NODES = 20000              # IDA* nodes per stage before its descent fallback
@@ -165,7 +165,7 @@ def descend(stage, h, state, top):
 def fixed_stage(cube):
     """The middle slices that put every fixed centre home, fewest turns first."""
     from .tcentres import Rotations
-    from .middle import SLICES, cost
+    from .slices import SLICES, cost
     moves = list(SLICES)
     rot = Rotations(moves)
     where = dict((f, i) for i, f in enumerate(FACES))

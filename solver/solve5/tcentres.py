@@ -31,7 +31,7 @@ from itertools import combinations
 from cubebot.solver.coords import binomial
 from cubebot.solver.facelets import FACES
 from cubebot.solver.solve4.masks import N_BITS, MaskMover
-from .middle import CENTRE, FACE_AREA, HALF, MIDDLE, MOVES, OUTER, cost
+from .slices import CENTRE, FACE_AREA, HALF, MIDDLE, MOVES, OUTER, cost
 from .model import T_CENTRES, slot_perm
 
 PER_FACE = 4                   # T-centres on a face

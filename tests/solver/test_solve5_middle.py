@@ -9,7 +9,8 @@ import pytest
 from cubebot.solver import facelets, moves
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
 from cubebot.solver.solve5 import midges, stages, tcentres
-from cubebot.solver.solve5.middle import MOVES, OUTER, SLICES, names, solve_middle, written
+from cubebot.solver.solve5.middle import solve_middle
+from cubebot.solver.solve5.slices import MOVES, OUTER, SLICES, names, written
 from cubebot.solver.store import open_dense, open_records
 from .cubes import disguise, seeded
 
