@@ -16,10 +16,12 @@ its exact table, so a solve always finishes. Stages: stages.py; the move
 model: slices.py; docs/solver5.md.
 """
 
-from .slices import names
+from .slices import MIDDLE, MOVES, OUTER, SLICE_FACES, SLICES, TURNS, cost, is_slice, names, written
 from .stages import MiddleSolver
 
-__all__ = ["solve_middle"]
+# the phase-2 move model (slices.py) is also read from here (phase 1's T-pair stage)
+__all__ = ["solve_middle", "MIDDLE", "MOVES", "OUTER", "SLICE_FACES", "SLICES", "TURNS", "cost",
+           "is_slice", "names", "written"]
 
 
 def solve_middle(state, max_nodes=None):
