@@ -30,7 +30,7 @@ from itertools import combinations
 
 from cubebot.solver.coords import binomial
 from cubebot.solver.facelets import FACES
-from cubebot.solver.solve4.masks import N_BITS, MaskMover
+from cubebot.solver.solve4.masks import N_BITS, MaskMover, mask_of
 from .slices import CENTRE, FACE_AREA, HALF, MIDDLE, MOVES, OUTER, cost
 from .model import T_CENTRES, slot_perm
 
@@ -72,18 +72,9 @@ def fixed_perm(move):
     return slot_perm(move, FIXED)
 
 
-def mask_of(faces, items):
-    """Mask of the positions whose item is one of `faces` (face indices)."""
-    mask = 0
-    for k, f in enumerate(items):
-        if f in faces:
-            mask |= 1 << k
-    return mask
-
-
 def face_pairs(faces):
     """The mask of the pairs on these faces."""
-    return mask_of([FACE[f] for f in faces], [p // PAIRS_PER_FACE for p in range(N_PAIRS_ALL)])
+    return mask_of([p // PAIRS_PER_FACE for p in range(N_PAIRS_ALL)], [FACE[f] for f in faces])
 
 
 HALF_BITS = N_PAIRS_ALL // 2   # AxesStage ranks a pair mask a 6-bit half at a time
@@ -190,7 +181,7 @@ class AxesStage(Stage):
                 self.pack[u << HALF_BITS | r] = squeeze(r, free)
 
     def start(self, pairs, fixed):
-        return (mask_of((FACE["U"], FACE["D"]), pairs), mask_of((FACE["R"], FACE["L"]), pairs),
+        return (mask_of(pairs, (FACE["U"], FACE["D"])), mask_of(pairs, (FACE["R"], FACE["L"])),
                 self.rot.index[fixed])
 
     def apply(self, state, i):
@@ -245,7 +236,7 @@ class PairsStage(Stage):
         self.half_of = dict((r, k) for k, r in enumerate(self.halves))
 
     def start(self, pairs, fixed):
-        return tuple(mask_of((FACE[pair[0]],), pairs) for pair in AXES) + (self.rot.index[fixed],)
+        return tuple(mask_of(pairs, (FACE[pair[0]],)) for pair in AXES) + (self.rot.index[fixed],)
 
     def apply(self, state, i):
         move = self.mover.apply
