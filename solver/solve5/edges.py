@@ -160,14 +160,14 @@ def build(path, progress=None):
     write_cycles(path, cycles)
 
 
-def write_cycles(path, cycles):
-    """Write {key: moves} as a record table (moves one byte each, index + 1)."""
+def write_cycles(path, cycles, move_list=ALL_MOVES):
+    """Write {key: moves} as a record table (moves one byte each, index in move_list + 1)."""
     from cubebot.solver.tables import write_records
-    index = dict((m, i + 1) for i, m in enumerate(ALL_MOVES))
+    index = dict((m, i + 1) for i, m in enumerate(move_list))
     items = []
     for key, moves in cycles.items():
         if len(moves) > MAX_CYCLE_MOVES:
-            raise TableError("wing cycle of {} moves does not fit the table".format(len(moves)))
+            raise TableError("a cycle of {} moves does not fit the table".format(len(moves)))
         value = 0
         for m in moves:
             value = value * BYTE + index[m]
@@ -184,12 +184,12 @@ def added(solution, moves):
     return len(simplify(tail + moves)) - len(tail)
 
 
-def decode(value):
+def decode(value, move_list=ALL_MOVES):
     """The moves of a table value."""
     moves = []
     while value:
         value, i = divmod(value, BYTE)
-        moves.append(ALL_MOVES[i - 1])
+        moves.append(move_list[i - 1])
     moves.reverse()
     return moves
 

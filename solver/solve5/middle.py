@@ -1,118 +1,29 @@
 """Phase 2 of the 5x5x5 reduction: the middle pieces, once the 4x4x4 part is reduced.
 
-The "4x4x4 part" (corners, the 24 wings, the 24 X-centres) is reduced when
-every face's X-centres show one colour and the two wings of every edge are
-paired (a dedge). Outer turns and the middle slices (layer 3: 3R = M', 3U =
-E', 3F = S) keep it so. Under them the rest of the cube is a puzzle of its
-own, read here relative to the 4x4x4 part:
-
-  targets     the face each colour belongs on: the face whose X-centres show it
-  T-centres   the 24 T-centre slots (model.T_CENTRES), each holding the target
-              face of its colour; outer turns move them within a face, middle
-              slices across faces
-  fixed       the 6 fixed centres: fixed[f] = target face of the colour at the
-              centre of face f; only middle slices move them (24 rotations)
-  midges      the 12 midge slots relative to the dedges (midges.py)
-
-Goal: every T-centre and fixed centre on its target face, every midge next
-to its own dedge and the right way round. Then the cube is a 3x3x3.
-
-Interface (agreed with phase 1 and the pipeline):
+Interface (for phase 1 and the pipeline):
   solve_middle(state, max_nodes=None) -> list of 5x5x5 move names
-on a 150-character 5x5x5 facelet string whose 4x4x4 part is reduced
-(raises InvalidCube if it is not, UnsolvableCube if the middle pieces cannot
-be solved). max_nodes bounds each IDA* stage's nodes (default
-stages.MAX_NODES); past it a stage falls back to a table descent, so a solve
-always finishes. The moves are outer turns and middle slices, a middle
-slice written as two turns: 3R = 3Rw Rw' (three layers, then two back),
-which keeps the whole-cube frame (no rotation to track). The solution counts
-a slice as two moves (OBTM of the written turns), and the search costs it so.
+on a 150-character 5x5x5 facelet string whose 4x4x4 part is reduced (every
+face's X-centres one colour, the two wings of every edge paired). It returns
+outer turns and middle slices that put every T-centre and fixed centre on
+the face of its X-centres' colour and every midge next to its own dedge, the
+right way round; the cube is then a 3x3x3. A middle slice is written as two
+turns, 3Rw Rw' (three layers, then two back: the whole-cube frame does not
+change), and counted two; the list is simplified (adjacent turns merged).
+Raises InvalidCube if the 4x4x4 part is not reduced, UnsolvableCube if the
+middle pieces cannot be solved (an odd midge permutation or flip). max_nodes
+bounds each IDA* stage (default stages.MAX_NODES); past it a stage descends
+its exact table, so a solve always finishes. Stages: stages.py; the move
+model: slices.py; docs/solver5.md.
 """
 
-from cubebot.solver.errors import InvalidCube
-from cubebot.solver.facelets import FACES
-from cubebot.solver.moves import Move, format_move, simplify
-from .model import MIDGES, N, T_CENTRES, WINGS, X_CENTRES
+from .slices import MIDDLE, MOVES, OUTER, SLICE_FACES, SLICES, TURNS, cost, is_slice, names, written
+from .stages import MiddleSolver
 
-FACE_AREA = N * N
-MIDDLE = 3                     # the middle layer of a 5x5x5, counted from any face
-CENTRE = FACE_AREA // 2        # the fixed centre's index within a face (row 2, column 2)
-TURNS = (1, 2, 3)
-HALF = 2
-SLICE_COST = 2                 # a middle slice is written as two turns
-OUTER_COST = 1
-SLICE_FACES = ("U", "R", "F")  # one face per axis names its middle slice
-
-OUTER = tuple(Move(f, 1, 1, t) for f in FACES for t in TURNS)
-SLICES = tuple(Move(f, MIDDLE, MIDDLE, t) for f in SLICE_FACES for t in TURNS)
-MOVES = OUTER + SLICES         # the phase-2 generators: 18 outer turns, 9 middle slices
-
-
-def cost(move):
-    """The move's cost in written turns: 2 for a middle slice, 1 for an outer turn."""
-    return SLICE_COST if move.first == MIDDLE else OUTER_COST
-
-
-def is_slice(move):
-    return move.first == MIDDLE
-
-
-def written(moves):
-    """The moves as outer and wide turns: each middle slice kXw-style (3Rw Rw'), merged."""
-    result = []
-    for m in moves:
-        if is_slice(m):
-            result += [Move(m.face, 1, MIDDLE, m.turns), Move(m.face, 1, 2, 4 - m.turns)]
-        else:
-            result.append(m)
-    return simplify(result)
-
-
-def names(moves):
-    """The written turns of a phase-2 solution, as move names."""
-    return [format_move(m) for m in written(moves)]
-
-
-def targets(state):
-    """{colour: target face index}: the face whose X-centres show each colour.
-
-    Raises InvalidCube if a face's X-centres are not one colour, or two faces
-    show the same one (the 4x4x4 part is then not reduced).
-    """
-    result = {}
-    for f in range(len(FACES)):
-        shown = set(state[x] for x in X_CENTRES[4 * f:4 * f + 4])
-        if len(shown) != 1:
-            raise InvalidCube("the X-centres of face {} are not one colour: the 4x4x4 part "
-                              "is not reduced".format(FACES[f]))
-        colour = shown.pop()
-        if colour in result:
-            raise InvalidCube("faces {} and {} both have {} X-centres".format(
-                FACES[result[colour]], FACES[f], colour))
-        result[colour] = f
-    return result
-
-
-def check_dedges(state):
-    """Raise InvalidCube unless the two wings of every edge show the same colours."""
-    for e in range(len(MIDGES)):
-        (a, b), (c, d) = WINGS[2 * e], WINGS[2 * e + 1]
-        if (state[a], state[b]) != (state[c], state[d]):
-            raise InvalidCube("the wings of edge {} are not paired: the 4x4x4 part is not "
-                              "reduced".format(e))
-
-
-def t_targets(state, where):
-    """The target face index of every T-centre slot."""
-    return tuple(where[state[f]] for f in T_CENTRES)
-
-
-def fixed_targets(state, where):
-    """fixed[f]: the target face index of the fixed centre of face f."""
-    return tuple(where[state[f * FACE_AREA + CENTRE]] for f in range(len(FACES)))
+# the phase-2 move model (slices.py) is also read from here (phase 1's T-pair stage)
+__all__ = ["solve_middle", "MIDDLE", "MOVES", "OUTER", "SLICE_FACES", "SLICES", "TURNS", "cost",
+           "is_slice", "names", "written"]
 
 
 def solve_middle(state, max_nodes=None):
     """Move names (outer turns and middle slices as turns) that solve the middle pieces."""
-    from .stages import MiddleSolver
     return names(MiddleSolver().solve(state, max_nodes))

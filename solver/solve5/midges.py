@@ -25,16 +25,15 @@ cube again.
 from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
-from .edges import cycle_key
-from .middle import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written
+from cubebot.solver.solve4.model import permutation_parity
+from .edges import cycle_key, decode, write_cycles
+from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written
 from .model import MIDGES, N, WINGS
 
 TABLE = "5x5-midge-cycles"
 N_MIDGES = len(MIDGES)
 N_HALVES = 2 * N_MIDGES        # 24 half slots; cycle_key's 24 ** 3 keys fit 16 bits
-KEY_WIDTH = 2
-MAX_CYCLE_MOVES = 12           # value: one byte per phase-2 move (index into MOVES + 1)
-BYTE = 256
+LOOKAHEAD = 6                  # first cycles looked one cycle past
 TAIL = 4                       # moves of the solution so far a next cycle may cancel
 CORE_COST = 5                  # X^k F2 X^-k written: 2 + 1 + 2
 SETUP_COST = 1
@@ -165,29 +164,10 @@ def build_cycles():
 
 def build(path, progress=None):
     """Write 5x5-midge-cycles: records key -> moves (one byte each, MOVES index + 1)."""
-    from cubebot.solver.tables import write_records
     cycles = build_cycles()
     if progress:
         progress("{} midge 3-cycles".format(len(cycles)))
-    index = dict((m, i + 1) for i, m in enumerate(MOVES))
-    items = []
-    for key, moves in cycles.items():
-        if len(moves) > MAX_CYCLE_MOVES:
-            raise TableError("midge cycle of {} moves does not fit the table".format(len(moves)))
-        value = 0
-        for m in moves:
-            value = value * BYTE + index[m]
-        items.append((key, value))
-    write_records(path, items, KEY_WIDTH, MAX_CYCLE_MOVES)
-
-
-def decode(value):
-    moves = []
-    while value:
-        value, i = divmod(value, BYTE)
-        moves.append(MOVES[i - 1])
-    moves.reverse()
-    return moves
+    write_cycles(path, cycles, MOVES)
 
 
 _MAPS = {}                     # move -> its half map, filled as moves are met
@@ -213,18 +193,7 @@ def follow(d, moves):
 
 def parity(d):
     """The parity of the midge permutation (slots) of dest d."""
-    perm = [d[2 * s] // 2 for s in range(N_MIDGES)]
-    seen = [False] * N_MIDGES
-    odd = 0
-    for s in range(N_MIDGES):
-        length = 0
-        while not seen[s]:
-            seen[s] = True
-            s = perm[s]
-            length += 1
-        if length:
-            odd ^= (length - 1) & 1
-    return odd
+    return permutation_parity([d[2 * s] // 2 for s in range(N_MIDGES)])
 
 
 def flips(d):
@@ -244,7 +213,7 @@ class MidgeStage(object):
         if value is None:
             raise TableError("table {} has no midge cycle {}->{}->{}: run `cubebot tables build "
                              "--size 5`".format(TABLE, a, b, c))
-        return decode(value)
+        return decode(value, MOVES)
 
     def _choices(self, d):
         """(net midges placed, (a, b, c)) of the 3-cycles worth trying on dest d: those
@@ -270,16 +239,42 @@ class MidgeStage(object):
                       if len(set((a // 2, b // 2, c // 2))) == 3]
         return result
 
-    def _best(self, d, tail):
-        """(score, net, moves, cycle) of the cheapest 3-cycle per midge placed on dest d."""
-        best = None
+    def _ranked(self, d, tail, carry=()):
+        """[(score, net, moves, cycle)] of the 3-cycles on dest d, fewest turns per midge
+        placed first. With `carry` (moves to be made first) d is the dests after them in
+        the frame before them, and each cycle is looked up in the frame they leave."""
+        carry = list(carry)
+        result = []
+        base = len(written(tail + carry))
         for net, cyc in self._choices(d):
-            moves = self.cycle(*cyc)
-            cost = len(written(tail + moves)) - len(written(tail))
+            moves = self.cycle(*(self._carried(cyc, carry) if carry else cyc))
+            cost = len(written(tail + carry + moves)) - base
             score = (cost / float(net)) if net > 0 else float(cost)
-            if best is None or score < best[0]:
-                best = (score, net, moves, cyc)
-        return best
+            result.append((score, net, moves, cyc))
+        result.sort(key=lambda r: r[0])
+        return result
+
+    def _best(self, d, tail):
+        """(score, net, moves, cycle) of the cheapest 3-cycle per midge placed on dest d,
+        looking one cycle ahead among the LOOKAHEAD cheapest."""
+        ranked = self._ranked(d, tail)
+        if not ranked or ranked[0][1] <= 0 or wrong(d) <= 3:
+            return ranked[0] if ranked else None
+        best = None
+        for first in ranked[:LOOKAHEAD]:
+            _, net, moves, (a, b, c) = first
+            after = list(d)
+            for x, y, z in ((a, b, c), (partner(a), partner(b), partner(c))):
+                after[y], after[z], after[x] = d[x], d[y], d[z]
+            cost = len(written(tail + moves)) - len(written(tail))
+            total = float(cost) / net
+            if wrong(after):
+                nxt = self._ranked(after, tail + moves, moves)
+                if nxt and nxt[0][1] > 0:
+                    total = float(cost + nxt[0][0] * nxt[0][1]) / (net + nxt[0][1])
+            if best is None or total < best[0]:
+                best = (total, first)
+        return best[1]
 
     def _pair(self, d, tail):
         """Two cycles that together place midges where no single cycle does (two midges
@@ -318,11 +313,16 @@ class MidgeStage(object):
         d = dest(cube)
         if parity(d):
             raise UnsolvableCube("the midges are an odd permutation of the dedges")
+        if sum(d[2 * s] & 1 for s in range(N_MIDGES)) & 1:
+            raise UnsolvableCube("an odd number of midges is flipped against its dedge")
         solution = []
         for _ in range(MAX_STEPS):
             if all(d[h] == h for h in range(N_HALVES)):
                 return solution
-            _, net, moves, _ = self._best(d, solution[-TAIL:])
+            best = self._best(d, solution[-TAIL:])
+            if best is None:
+                raise UnsolvableCube("no midge cycle applies")
+            _, net, moves, _ = best
             if net <= 0:
                 moves = self._pair(d, solution[-TAIL:])
             solution = simplify(solution + moves)

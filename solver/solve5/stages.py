@@ -23,14 +23,15 @@ is checked.
 """
 
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
-from cubebot.solver.facelets import FACES, size_from_length
+from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import apply, simplify
 from cubebot.solver.search import Stats, ida_star
-from .middle import check_dedges, fixed_targets, is_slice, t_targets, targets, written
+from .slices import check_dedges, cost, fixed_targets, t_targets, targets, written
 from .model import N, T_CENTRES
 
 MAX_NODES = 20000              # IDA* nodes per stage before its descent fallback
 MAX_COST = 40                  # above any stage's cost (table depths 16 and 16 turns)
+OFF_GROUP = 99                 # bound for a state off a stage's group (pruned at once)
 CHOICES = 30                   # cheapest solutions compared per centre stage
 MIDGE_WEIGHT = 3.5             # turns a midge out of place is taken to cost later
 STAGE_NAMES = ("axes", "pairs", "fixed", "tcentres", "midges")
@@ -98,10 +99,12 @@ def ida_solutions(stage, table, cube, max_nodes=None, count=1):
     start = stage.start(pair_targets(t_targets(cube, where)), fixed_targets(cube, where))
 
     def h(s):
+        # the tables reach every state of their stage (tests): the top value means
+        # "that many turns or more" (the 4-bit cap), never "unreached"
         r = stage.rank(s)
-        return table.unreached if r is None else table[r]
+        return OFF_GROUP if r is None else table[r]
 
-    if h(start) >= table.unreached:
+    if h(start) == OFF_GROUP:
         raise UnsolvableCube("the T-centres and fixed centres are not a state phase 2 can solve")
     stats = Stats()
     limit = MAX_NODES if max_nodes is None else max_nodes
@@ -122,7 +125,7 @@ def centre_stages(stages, tables, cube, max_nodes=None):
         after = apply(cube, written(a), N)
         da = follow(d, a)
         for p in ida_solutions(pairs, tables[pairs.table], after, max_nodes, CHOICES):
-            score = len(written(a + p)) + MIDGE_WEIGHT * wrong(follow(da, p))
+            score = sum(cost(m) for m in a + p) + MIDGE_WEIGHT * wrong(follow(da, p))
             if best is None or score < best[0]:
                 best = (score, a, p)
     return best[1], best[2]
@@ -162,7 +165,7 @@ def descend(stage, h, state, top):
 def fixed_stage(cube):
     """The middle slices that put every fixed centre home, fewest turns first."""
     from .tcentres import Rotations
-    from .middle import SLICES, cost
+    from .slices import SLICES, cost
     moves = list(SLICES)
     rot = Rotations(moves)
     where = dict((f, i) for i, f in enumerate(FACES))

@@ -30,7 +30,8 @@ from itertools import combinations
 
 from cubebot.solver.coords import binomial
 from cubebot.solver.facelets import FACES
-from .middle import CENTRE, FACE_AREA, HALF, MIDDLE, MOVES, OUTER, cost
+from cubebot.solver.solve4.masks import N_BITS, MaskMover, mask_of
+from .slices import CENTRE, FACE_AREA, HALF, MIDDLE, MOVES, OUTER, cost
 from .model import T_CENTRES, slot_perm
 
 PER_FACE = 4                   # T-centres on a face
@@ -71,38 +72,19 @@ def fixed_perm(move):
     return slot_perm(move, FIXED)
 
 
-def mask_of(faces, items):
-    """Mask of the positions whose item is one of `faces` (face indices)."""
-    mask = 0
-    for k, f in enumerate(items):
-        if f in faces:
-            mask |= 1 << k
-    return mask
-
-
 def face_pairs(faces):
     """The mask of the pairs on these faces."""
-    return mask_of([FACE[f] for f in faces], [p // PAIRS_PER_FACE for p in range(N_PAIRS_ALL)])
+    return mask_of([p // PAIRS_PER_FACE for p in range(N_PAIRS_ALL)], [FACE[f] for f in faces])
 
 
-class PairMover(object):
-    """Moves 12-bit pair masks: one 4096-entry table per move (built per process)."""
+HALF_BITS = N_PAIRS_ALL // 2   # AxesStage ranks a pair mask a 6-bit half at a time
+HALF_VALUES = 1 << HALF_BITS
 
-    def __init__(self, moves):
-        self.tables = []
-        for m in moves:
-            perm = pair_perm(m)
-            table = array("H", [0]) * MASKS
-            for mask in range(MASKS):
-                out = 0
-                for k in range(N_PAIRS_ALL):
-                    if mask >> perm[k] & 1:
-                        out |= 1 << k
-                table[mask] = out
-            self.tables.append(table)
 
-    def apply(self, mask, i):
-        return self.tables[i][mask]
+def pair_mover(moves):
+    """A MaskMover of pair masks (the 12 pairs as the low bits of its 24-bit masks)."""
+    rest = tuple(range(N_PAIRS_ALL, N_BITS))
+    return MaskMover(moves, lambda m: pair_perm(m) + rest)
 
 
 class Rotations(object):
@@ -169,7 +151,7 @@ class Stage(object):
     def __init__(self, moves):
         self.moves = list(moves)
         self.costs = [cost(m) for m in self.moves]
-        self.mover = PairMover(self.moves)
+        self.mover = pair_mover(self.moves)
         self.rot = Rotations(self.moves)
 
     def neighbours(self, rank):
@@ -188,9 +170,18 @@ class AxesStage(Stage):
         self.ud_rank, self.ud_masks = _comb_ranks(N_PAIRS_ALL, PER_AXIS)
         self.rl_rank, self.rl_masks = _comb_ranks(N_PAIRS_ALL - PER_AXIS, PER_AXIS)
         self.free = [[s for s in range(N_PAIRS_ALL) if not m >> s & 1] for m in self.ud_masks]
+        # the R/L mask packed onto the 8 pairs the U/D mask leaves free, a 6-bit half at a
+        # time: PACK[u << 6 | r] = r's bits at the 0 bits of u, packed; FREE[u] = their count
+        self.pack = array("B", [0]) * (HALF_VALUES * HALF_VALUES)
+        self.count = array("B", [0]) * HALF_VALUES
+        for u in range(HALF_VALUES):
+            free = [b for b in range(HALF_BITS) if not u >> b & 1]
+            self.count[u] = len(free)
+            for r in range(HALF_VALUES):
+                self.pack[u << HALF_BITS | r] = squeeze(r, free)
 
     def start(self, pairs, fixed):
-        return (mask_of((FACE["U"], FACE["D"]), pairs), mask_of((FACE["R"], FACE["L"]), pairs),
+        return (mask_of(pairs, (FACE["U"], FACE["D"])), mask_of(pairs, (FACE["R"], FACE["L"])),
                 self.rot.index[fixed])
 
     def apply(self, state, i):
@@ -198,9 +189,11 @@ class AxesStage(Stage):
         return (move(state[0], i), move(state[1], i), self.rot.move[state[2]][i])
 
     def rank(self, state):
-        ud = self.ud_rank[state[0]]
-        rl = self.rl_rank[squeeze(state[1], self.free[ud])]
-        return (ud * N_P_RL + rl) * N_ROTATIONS + state[2]
+        ud, rl = state[0], state[1]
+        low = HALF_VALUES - 1
+        packed = self.pack[(ud & low) << HALF_BITS | (rl & low)] | \
+            self.pack[(ud >> HALF_BITS) << HALF_BITS | (rl >> HALF_BITS)] << self.count[ud & low]
+        return (self.ud_rank[ud] * N_P_RL + self.rl_rank[packed]) * N_ROTATIONS + state[2]
 
     def unrank(self, rank):
         rest, r = divmod(rank, N_ROTATIONS)
@@ -223,6 +216,13 @@ class PairsStage(Stage):
         self.axis_masks = [face_pairs(pair) for pair in AXES]
         self.rank2, self.masks2 = _comb_ranks(PER_AXIS, PAIRS_PER_FACE)
         self.free = [[s for s in range(N_PAIRS_ALL) if m >> s & 1] for m in self.axis_masks]
+        # per axis: 12-bit mask -> its rank among the axis' C(4, 2) masks, or -1 (off the axis)
+        self.ranks = []
+        for k in range(len(AXES)):
+            ranks = array("b", [-1]) * MASKS
+            for r, packed in enumerate(self.masks2):
+                ranks[spread(packed, self.free[k])] = r
+            self.ranks.append(ranks)
         self.base = len(self.masks2)
         reach, frontier = set([0]), [0]
         while frontier:
@@ -236,7 +236,7 @@ class PairsStage(Stage):
         self.half_of = dict((r, k) for k, r in enumerate(self.halves))
 
     def start(self, pairs, fixed):
-        return tuple(mask_of((FACE[pair[0]],), pairs) for pair in AXES) + (self.rot.index[fixed],)
+        return tuple(mask_of(pairs, (FACE[pair[0]],)) for pair in AXES) + (self.rot.index[fixed],)
 
     def apply(self, state, i):
         move = self.mover.apply
@@ -246,9 +246,7 @@ class PairsStage(Stage):
         """The rank, or None off the stage's group (a mask off its axis, a rotation off the four)."""
         t = 0
         for k in range(len(AXES)):
-            if state[k] & ~self.axis_masks[k]:
-                return None
-            r = self.rank2[squeeze(state[k], self.free[k])]
+            r = self.ranks[k][state[k]]
             if r < 0:
                 return None
             t = t * self.base + r

@@ -1,0 +1,231 @@
+"""Phase 2 of the 5x5x5 (solve5.middle): T-centres, fixed centres and midges under outer
+turns and middle slices. Every solution is applied back to the 5x5x5 model and the goal
+checked by `reduced` below, written apart from the solver's own checks."""
+
+import random
+
+import pytest
+
+from cubebot.solver import facelets, moves
+from cubebot.solver.errors import InvalidCube, UnsolvableCube
+from cubebot.solver.solve5 import midges, stages, tcentres
+from cubebot.solver.solve5.middle import solve_middle
+from cubebot.solver.solve5.slices import MOVES, OUTER, SLICES, names, written
+from cubebot.solver.store import open_dense, open_records
+from .cubes import disguise, seeded
+
+N = 5
+AREA = N * N
+SOLVED = facelets.solved(N)
+HALF_SLICES = [m for m in SLICES if m.turns == 2]
+
+
+def reduced(state):
+    """True if every face's nine centre facelets are one colour and every edge's three
+    facelets on each face are one colour: a 3x3x3 in 5x5x5 clothes."""
+    for f in range(6):
+        face = state[f * AREA:(f + 1) * AREA]
+        if len(set(face[r * N + c] for r in (1, 2, 3) for c in (1, 2, 3))) != 1:
+            return False
+        for line in ([face[c] for c in (1, 2, 3)], [face[20 + c] for c in (1, 2, 3)],
+                     [face[r * N] for r in (1, 2, 3)], [face[r * N + 4] for r in (1, 2, 3)]):
+            if len(set(line)) != 1:
+                return False
+    return True
+
+
+def scrambled(seed, pool=MOVES, low=40, high=100):
+    rng = random.Random(seed)
+    turns = [rng.choice(pool) for _ in range(rng.randint(low, high))]
+    return moves.apply(SOLVED, written(turns), N)
+
+
+def check(state, solution_names):
+    after = moves.apply(state, " ".join(solution_names), N) if solution_names else state
+    assert reduced(after)
+    # only outer turns and slices written as 3Xw Xw': no 2-layer-only turns left alone
+    for m in moves.parse(solution_names):
+        assert m.first == 1 and m.last in (1, 2, 3)
+    return after
+
+
+# ---------------------------------------------------------------- the model
+
+
+def test_slice_written_as_two_turns_is_the_slice():
+    for m in SLICES:
+        assert moves.apply(SOLVED, written([m]), N) == moves.apply(SOLVED, [m], N)
+        assert len(written([m])) == 2
+
+
+def test_every_phase_2_move_keeps_the_t_pairs_and_the_4x4x4_part():
+    for m in MOVES:
+        perm = tcentres.slot_perm(m, tcentres.T_CENTRES)
+        of = dict((k, p) for p, pair in enumerate(tcentres.PAIRS) for k in pair)
+        for a, b in tcentres.PAIRS:
+            assert of[perm[a]] == of[perm[b]]
+    state = scrambled(1)
+    stages.MiddleSolver().relabel(state)            # X-centres one colour, dedges paired
+
+
+def test_cores_keep_the_centres_and_cycle_three_midges():
+    base = midges.base_cycles()
+    assert len(base) == 24                           # k = 1, 3 of the 36 cores
+    for _cyc, core in base:
+        after = moves.apply(SOLVED, written(core), N)
+        for f in range(6):
+            face = after[f * AREA:(f + 1) * AREA]
+            assert len(set(face[r * N + c] for r in (1, 2, 3) for c in (1, 2, 3))) == 1
+        d = midges.dest(after)
+        assert sum(1 for s in range(12) if d[2 * s] != 2 * s) == 3
+
+
+def test_table_sizes_follow_their_derivations(tables_dir):
+    assert tcentres.N_AXES == 495 * 70 * 24 == len(open_dense("5x5-middle-axes"))
+    assert tcentres.N_PAIRS == 6 ** 3 * 4 == len(open_dense("5x5-middle-pairs"))
+    pairs = open_dense("5x5-middle-pairs")
+    assert all(pairs[r] < pairs.unreached for r in range(len(pairs)))
+    assert len(open_records("5x5-midge-cycles")) == 12 * 11 * 10 // 3 * 4
+
+
+# ---------------------------------------------------------------- each stage alone
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_the_axes_stage_alone(tables_dir, seed):
+    solver = stages.MiddleSolver()
+    cube = solver.relabel(scrambled(seed))
+    stage = tcentres.AxesStage()
+    found = stages.ida_solutions(stage, open_dense(stage.table), cube, count=3)
+    for solution in found:
+        after = moves.apply(cube, written(solution), N)
+        for f in range(6):                            # every T-centre and centre on its axis
+            axis = tcentres.AXIS_OF[f]
+            centre = [after[f * AREA + r * N + c] for r, c in ((1, 2), (2, 1), (2, 2), (2, 3), (3, 2))]
+            assert all(tcentres.AXIS_OF[facelets.FACES.index(x)] == axis for x in centre)
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_the_pairs_stage_alone_on_its_group(tables_dir, seed):
+    solver = stages.MiddleSolver()
+    cube = solver.relabel(scrambled(seed, list(OUTER) + HALF_SLICES))
+    stage = tcentres.PairsStage()
+    solution = stages.ida_solutions(stage, open_dense(stage.table), cube)[0]
+    after = moves.apply(cube, written(solution), N)
+    for f in range(6):
+        face = after[f * AREA:(f + 1) * AREA]
+        assert set(face[r * N + c] for r in (1, 2, 3) for c in (1, 2, 3)) == set(facelets.FACES[f])
+
+
+@pytest.mark.parametrize("seed", [8, 9, 10])
+def test_the_midge_stage_alone_on_its_group(tables_dir, seed):
+    rng = random.Random(seed)
+    turns = []
+    for _ in range(15):
+        turns += rng.choice(midges.cores()) + [rng.choice(OUTER)]
+    cube = moves.apply(SOLVED, written(turns), N)
+    solution = midges.MidgeStage(open_records("5x5-midge-cycles")).solve(cube)
+    assert reduced(moves.apply(cube, written(solution), N))
+
+
+def test_descent_fallback_with_no_search_nodes(tables_dir):
+    state = scrambled(11)
+    check(state, solve_middle(state, max_nodes=0))
+
+
+# ---------------------------------------------------------------- the whole phase 2
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23, 24, 25])
+def test_seeded_phase_2_states(tables_dir, seed):
+    state = scrambled(seed)
+    check(state, solve_middle(state))
+
+
+def test_disguised_states_are_read_by_their_x_centres(tables_dir):
+    state = disguise(scrambled(26), seeded(26))
+    check(state, solve_middle(state))
+
+
+def test_solved_and_one_move_states():
+    assert solve_middle(SOLVED) == []
+    for m in MOVES:
+        state = moves.apply(SOLVED, written([m]), N)
+        solution = solve_middle(state)
+        check(state, solution)
+        if m in OUTER:
+            assert solution == []                   # an outer turn keeps it reduced
+
+
+@pytest.mark.parametrize("turn", ["3R", "3U'", "3F2", "3R 3U"])
+def test_parity_cases_odd_and_even_slices(tables_dir, turn):
+    # a quarter slice: midges an odd permutation of the dedges, fixed centres a 4-cycle
+    state = moves.apply(SOLVED, turn, N)
+    check(state, solve_middle(state))
+
+
+@pytest.mark.parametrize("which", [(0, 1), (0, 11), (4, 9)])
+def test_two_midges_flipped_in_place(tables_dir, which):
+    state = list(SOLVED)
+    for s in which:
+        a, b = midges.MIDGES[s]
+        state[a], state[b] = state[b], state[a]
+    state = "".join(state)
+    assert midges.flips(midges.dest(state)) == 2
+    check(state, solve_middle(state))
+
+
+def test_two_midges_swapped(tables_dir):
+    state = list(SOLVED)
+    (a, b), (c, d) = midges.MIDGES[2], midges.MIDGES[7]
+    state[a], state[b], state[c], state[d] = state[c], state[d], state[a], state[b]
+    with pytest.raises(UnsolvableCube):                # one swap: odd against the dedges
+        solve_middle("".join(state))
+
+
+def test_split_t_pairs_take_the_cycle_path(tables_dir):
+    # a pure T-centre 3-cycle (wide turns inside) splits T-pairs: phase 2's own moves
+    # cannot solve that, so the T-centre cycles do
+    table = open_records("5x5-centre-cycles")
+    from cubebot.solver.solve5.centrecycles import CentreCycles
+    cycle = CentreCycles(table).cycle(1, 0, 5, 9)
+    state = moves.apply(scrambled(28), cycle, N)
+    assert not stages.pairs_one_colour(stages.MiddleSolver().relabel(state))
+    found = stages.MiddleSolver().stages(state)
+    assert found["axes"] == [] and found["tcentres"]
+    check(state, names(stages.simplify([m for k in stages.STAGE_NAMES for m in found[k]])))
+
+
+def test_a_4x4x4_part_not_reduced_is_refused():
+    with pytest.raises(InvalidCube):
+        solve_middle(moves.apply(SOLVED, "Rw", N))
+    with pytest.raises(InvalidCube):
+        solve_middle(SOLVED[:-1])
+
+
+def test_a_single_flipped_midge_is_unsolvable(tables_dir):
+    state = list(SOLVED)
+    a, b = midges.MIDGES[0]
+    state[a], state[b] = state[b], state[a]
+    with pytest.raises(UnsolvableCube):
+        solve_middle("".join(state))
+
+
+def test_axes_states_at_the_table_cap_are_solved(tables_dir):
+    # costs of 15 and 16 turns are both stored as 15 (4 bits): IDA* and the descent still finish
+    stage = tcentres.AxesStage()
+    table = open_dense(stage.table)
+    rank = next(r for r in range(len(table)) if table[r] == table.unreached)
+    start = stage.unrank(rank)
+
+    def h(s):
+        return table[stage.rank(s)]
+
+    path = stages.descend(stage, h, start, table.unreached)
+    state = start
+    for m in path:
+        state = stage.apply(state, stage.moves.index(m))
+    assert h(state) == 0 and sum(stage.costs[stage.moves.index(m)] for m in path) >= 15
+    found = next(stages.ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
+                                 max_cost=40, costs=stage.costs))
+    assert sum(stage.costs[stage.moves.index(m)] for m in found) in (15, 16)
