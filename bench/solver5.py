@@ -7,25 +7,19 @@ children included: getrusage(RUSAGE_CHILDREN) takes the largest descendant).
 Table build time is read from a fresh build into a temporary directory.
 Writes the "solver5" section of docs/benchmarks.md.
 
-`--held-out N` is the issue's acceptance run instead: N held-out states (seed
-HELD_OUT_SEED, not the bench's), solved by one `cubebot solve --batch -`
-process, each solution applied back by bench/netcube.py (a model written apart
-from cubebot.solver.moves); writes the "solver5-held-out" section.
+The issue's acceptance run on held-out states, through `cubebot solve --batch -`
+and checked by the independent model bench/cube3d.py, is
+`python bench/heldout.py --size 5` (section "heldout-5").
 
 Usage: python bench/solver5.py [--n 100] [--rss 50] [--no-record]
-       python bench/solver5.py --held-out 20 [--no-record]
        python bench/solver.py --size 5 [--n5 100] [--no-record]   (the same run)
 """
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import random
-import resource
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,15 +27,13 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
-from bench import netcube  # noqa: E402
 from bench.record import record  # noqa: E402
 from bench.solver4 import measured_rows, peak_rss_mb, solve_each  # noqa: E402
-from cubebot.solver import catalog, moves, scramble, solve5, store  # noqa: E402
+from cubebot.solver import catalog, scramble, solve5, store  # noqa: E402
 from cubebot.solver.solve5 import reduce  # noqa: E402
 
 SEED = 5555
 PHASE2 = ("middle.solve_middle", "the stand-in (align, then table 3-cycles)")
-HELD_OUT_SEED = 909090
 RSS_STATES = 50                 # states solved by `cubebot solve` for the peak RSS
 ANCHORS = ("cited, facts.md: the Python NxNxN solver 78.9 moves, ~109 s per cube on a laptop, "
            "tables of hundreds of MB to GBs in RAM; the compiled five-phase cube555: 51-52 moves of "
@@ -52,49 +44,6 @@ ANCHORS = ("cited, facts.md: the Python NxNxN solver 78.9 moves, ~109 s per cube
 def states(n, seed=SEED):
     rng = random.Random(seed)
     return [scramble.random_state(5, rng) for _ in range(n)]
-
-
-def held_out(n, record_it=True):
-    """The acceptance run: n held-out states through `cubebot solve --batch -`, each
-    solution applied back by netcube; returns the text."""
-    bad = netcube.check_against(moves.apply, 5)
-    if bad:
-        raise SystemExit("bench/netcube.py and cubebot disagree on: " + ", ".join(bad))
-    cubes = states(n, HELD_OUT_SEED)
-    started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "cubebot", "solve", "--metric", "htm", "--batch", "-"],
-                          input="\n".join(cubes) + "\n", stdout=subprocess.PIPE,
-                          universal_newlines=True, cwd=TOP, check=True)
-    wall = time.perf_counter() - started
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
-    replies = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    lengths, solved, seconds = [], 0, []
-    for state, reply in zip(cubes, replies):
-        names = reply["moves"] if isinstance(reply["moves"], list) else reply["moves"].split()
-        if reply.get("state") == state and netcube.is_solved(netcube.apply(state, names, 5), 5):
-            solved += 1
-        lengths.append(len(names))
-        seconds.append(reply["seconds"])
-    text = "\n".join([
-        "Run {} on {} ({}): {} held-out uniformly random 5x5x5 states (seed {}) through one "
-        "`cubebot solve --batch -` process, phase 2 by {}; each solution applied back by "
-        "bench/netcube.py (a facelet-grid model written apart from cubebot.solver.moves, checked "
-        "against it move by move first). Load average {:.1f} on {} CPUs.".format(
-            datetime.date.today().isoformat(), platform.machine(), platform.python_version(), n,
-            HELD_OUT_SEED, PHASE2[reduce.solve_middle is None], os.getloadavg()[0], os.cpu_count()),
-        "",
-        "| solved (applied back) | mean / max moves (OBTM) | median / max s per state | batch wall "
-        "| peak RSS of the batch process |",
-        "|---|---|---|---|---|",
-        "| {}/{} | {:.1f} / {} | {:.1f} / {:.1f} | {:.0f} s | {:.1f} MB |".format(
-            solved, n, statistics.mean(lengths), max(lengths), statistics.median(seconds),
-            max(seconds), wall, peak_mb),
-    ])
-    print(text)
-    if record_it:
-        record("solver5-held-out", "## 5x5x5 held-out acceptance run (`bench/solver5.py --held-out {}`)\n\n{}".format(
-            n, text))
-    return text
 
 
 def build_seconds():
@@ -145,13 +94,8 @@ def main():
     parser.add_argument("--rss", type=int, default=RSS_STATES, help="states solved by `cubebot solve` for RSS")
     parser.add_argument("--no-build", action="store_true", help="skip timing a fresh table build")
     parser.add_argument("--no-record", action="store_true")
-    parser.add_argument("--held-out", type=int, default=0, metavar="N",
-                        help="the acceptance run on N held-out states instead")
     args = parser.parse_args()
-    if args.held_out:
-        held_out(args.held_out, not args.no_record)
-    else:
-        run(args.n, args.rss, not args.no_record, not args.no_build)
+    run(args.n, args.rss, not args.no_record, not args.no_build)
 
 
 if __name__ == "__main__":
