@@ -254,6 +254,8 @@ def _best_start(combined, n, profile, weights, quantum=None):
         view = _resolve_view(combined, n, start, "raw", weights, quantum)
         if view[2] is not None:
             classes = [view[3][c] for c in view[2]]
+            if not views and _settled(view[0], classes):
+                return view
             views.append((view[0].fit_cost(classes), view))
     if not views:
         return _resolve_view(combined, n, profile, "raw", weights, quantum)
@@ -265,6 +267,20 @@ def _best_start(combined, n, profile, weights, quantum=None):
             raise _unresolved(best[0], "the colours can be read as two different cubes "
                               "about equally well: {} facelets differ".format(len(differ)), differ)
     return best
+
+
+def _settled(model, classes):
+    """A first start needs no second opinion: a quiet scan (its closest two
+    colours at least QUIET_SEPARATION sd apart, so no class mixes two colours)
+    whose cube takes every reading as it is (no facelet corrected, no junk).
+    A wrong but self-consistent reading needs a class spread over two
+    colours, which is not quiet, or readings bent to it, which are corrected."""
+    return model.scale <= QUIET_SCALE and not any(model.junk) and not _corrected(model.cost, classes)
+
+
+def _corrected(cost, classes):
+    """Facelets whose colour costs CORRECTION_COST or more above their nearest."""
+    return [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= CORRECTION_COST]
 
 
 def _differ(a, b):
@@ -303,8 +319,6 @@ def resolve(readings, n, profile=None):
     quantum = resolution([c for samples in readings for s in samples for c in s])
     learned = _attempt(lambda: _decide(_best_start(combined, n, profile, weights, quantum),
                                        readings, n))
-    view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
-    counted = _attempt(lambda: _decide(view, readings, n))
     # A cube the readings give as they are (no facelet corrected, and a sensor
     # that does not misread often) stands on the learned model alone;
     # corrections need the count model's consent
@@ -312,16 +326,25 @@ def resolve(readings, n, profile=None):
     # wrong corrected cubes in the synthetic bench).
     plain = not isinstance(learned, ScanUnresolved) and not learned[1] \
         and not _misreads_often(readings)
+    if plain and n > 2:
+        return learned[0]
+    view = None
+    if _count_scale(combined):
+        view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
+        counted = _attempt(lambda: _decide(view, readings, n))
     if plain:
-        return _with_doubts(_outcome(learned), counted)
-    if not _counts_apply(view[0]):
+        # A 2x2x2's colour has four facelets: a wrong reading can bend its
+        # class so that the learned model sees nothing amiss; the count
+        # model's doubts, where it reads the same cube, are worth a rescan.
+        return learned[0] if view is None else _with_doubts(learned[0], counted)
+    if view is None or not _counts_apply(view[0]):
         result = _outcome(learned)
         if n == 2 and learned[1]:
             # A 2x2x2 has the weakest constraints (no centres, no edges): a
             # correction no second model confirms is read again (a dim pastel
             # 2x2x2 in the robot bench resolved wrong with one correction).
-            raise _unresolved(view[0], "{} facelets of a 2x2x2 read unlike the colour the cube "
-                              "needs there".format(len(learned[1])), learned[1])
+            raise ScanUnresolved("{} facelets of a 2x2x2 read unlike the colour the cube needs "
+                                 "there".format(len(learned[1])), sorted(learned[1]))
         return result
     if not isinstance(learned, ScanUnresolved) and not isinstance(counted, ScanUnresolved):
         differ = _differ(learned[0].state, counted[0].state)
@@ -363,14 +386,18 @@ def _outcome(result):
     return result[0]
 
 
+def _count_scale(combined):
+    """Readings on a count scale: the median brightest channel at least
+    COUNTS_MIN_LEVEL (the count model's noise floor is 4 counts)."""
+    return median([max(x) for x in combined]) >= COUNTS_MIN_LEVEL
+
+
 def _counts_apply(model):
     """Whether the EV3 count model describes this scan: readings on a count
-    scale (the median brightest channel at least COUNTS_MIN_LEVEL: its noise
-    floor is 4 counts) and a fitted noise scale at most COUNTS_APPLY_SCALE
+    scale (`_count_scale`) and a fitted noise scale at most COUNTS_APPLY_SCALE
     (a scan from another sensor ends far above, or at its upper bound)."""
     from .countmodel import SCALE_MAX
-    level = median([max(x) for x in model.combined])
-    return level >= COUNTS_MIN_LEVEL and model.scale <= min(SCALE_MAX, COUNTS_APPLY_SCALE) * 0.999
+    return _count_scale(model.combined) and model.scale <= min(SCALE_MAX, COUNTS_APPLY_SCALE) * 0.999
 
 
 def _decide(view, readings, n):
@@ -413,7 +440,7 @@ def _decide(view, readings, n):
             junk, MAX_JUNK), [])
     if not quiet and n > 3:
         _check_noisy_orbits(model, n, label, letters, classes)
-    corrected = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= CORRECTION_COST]
+    corrected = _corrected(cost, classes)
     doubtful = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= NOT_NEAREST_COST
                 or row[classes[i]] >= UNLIKE_COST]
     gap = search.found[1][0] - best_cost if len(search.found) > 1 else SEARCH_MARGIN
