@@ -21,7 +21,8 @@ from collections import namedtuple
 
 from cubebot.solver.facelets import FACES, check_size, solved
 
-from cubebot.robot.colour.assign import DBL, PieceSearch, build_levels, fill, labellings
+from cubebot.robot.colour.assign import (DBL, PieceSearch, build_levels, fill, labellings,
+                                         position_costs)
 from cubebot.robot.colour.balanced import hungarian, swap_gaps
 from cubebot.robot.colour.labmodel import COST_CAP, ColourModel
 from cubebot.robot.colour.profile import check_profile, default_profile
@@ -204,8 +205,8 @@ def _search(cost, n):
     search = PieceSearch(SEARCH_MARGIN, MAX_NODES, check_parity=(n % 2 == 1))
     entries = [(base + floor, base if orb.fixed else 0.0, label)
                for base, label, _ in labellings(cost, n, orb.fixed, orb.corners)]
-    search.run(entries, lambda label: build_levels(cost, label, orb.corners, orb.edges,
-                                                   fix_dbl=not orb.fixed))
+    tables = (position_costs(cost, orb.corners), position_costs(cost, orb.edges))
+    search.run(entries, lambda label: build_levels(tables, label, fix_dbl=not orb.fixed))
     if not search.found:
         return search, None, None, set()
     _, label, placements = search.found[0]
@@ -361,6 +362,19 @@ def resolve(readings, n, profile=None):
     if isinstance(learned, ScanUnresolved) and isinstance(counted, ScanUnresolved):
         raise learned
     return _outcome(counted)
+
+
+def resolve_counts(readings, n, profile=None):
+    """The previous version's resolver, the EV3 count model alone
+    (cubebot.robot.colour.countmodel; benchmarks compare against it): a
+    Resolution, or ScanUnresolved."""
+    check_size(n)
+    readings = check_readings(readings, n)
+    profile = check_profile(profile) if profile is not None else None
+    combined = [combine(samples) for samples in readings]
+    view = _resolve_view(combined, n, profile or default_profile(), "counts",
+                         sample_weights(readings))
+    return _decide(view, readings, n)[0]
 
 
 def _with_doubts(result, other):
