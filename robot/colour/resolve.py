@@ -327,16 +327,28 @@ def resolve(readings, n, profile=None):
     # wrong corrected cubes in the synthetic bench).
     plain = not isinstance(learned, ScanUnresolved) and not learned[1] \
         and not _misreads_often(readings)
-    if plain and n > 2:
+    # ... and needs no second opinion when it is also clear: no doubtful
+    # facelet and the next valid cube at least SEARCH_MARGIN further (a
+    # 2x2x2 is never clear: its colour has four facelets, and a wrong reading
+    # can bend its class so that the learned model sees nothing amiss).
+    if plain and n > 2 and not learned[0].doubtful and learned[2] >= SEARCH_MARGIN:
         return learned[0]
     view = None
     if _count_scale(combined):
         view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
         counted = _attempt(lambda: _decide(view, readings, n))
     if plain:
-        # A 2x2x2's colour has four facelets: a wrong reading can bend its
-        # class so that the learned model sees nothing amiss; the count
-        # model's doubts, where it reads the same cube, are worth a rescan.
+        # Otherwise the count model, where it applies and reads another cube,
+        # vetoes it (a moderate-noise 3x3x3 of the synthetic bench: a wild
+        # reading explained by two pieces exchanged, one facelet between red
+        # and orange; the next valid cube, the right one, 9.5 further);
+        # where it reads the same cube its doubts are added.
+        if view is not None and _counts_apply(view[0]) and \
+                not isinstance(counted, ScanUnresolved):
+            differ = _differ(learned[0].state, counted[0].state)
+            if differ:
+                raise _unresolved(view[0], "the two colour models read different cubes: {} "
+                                  "facelets differ".format(len(differ)), differ)
         return learned[0] if view is None else _with_doubts(learned[0], counted)
     if view is None or not _counts_apply(view[0]):
         result = _outcome(learned)
@@ -415,8 +427,8 @@ def _counts_apply(model):
 
 
 def _decide(view, readings, n):
-    """(Resolution, corrected facelets) from one model's resolved view, or
-    ScanUnresolved (the decision rules)."""
+    """(Resolution, corrected facelets, cost gap to the next valid cube) from
+    one model's resolved view, or ScanUnresolved (the decision rules)."""
     model, search, letters, label, ambiguous = view
     cost = model.cost
     if letters is None:
@@ -472,7 +484,7 @@ def _decide(view, readings, n):
         references=dict((face, [round(v, 1) for v in model.references[label[face]]])
                         for face in FACES),
         facelets=[_softmax(row, k) for row, k in zip(cost, classes)],
-    ), corrected
+    ), corrected, gap
 
 
 def _softmax(row, k):
