@@ -12,8 +12,9 @@
    cube searched again until it stays the same (REFIT_ROUNDS at most);
 4. the decision rules (`_decide`) report a scan whose best cube is not
    clearly the one (ScanUnresolved names the facelets to rescan);
-5. the EV3 count model (cubebot.robot.colour.countmodel) gives a second opinion on cubes
-   that needed corrections, where it describes the scan (`_counts_apply`).
+5. the EV3 count model (cubebot.robot.colour.countmodel) gives a second opinion, where it
+   describes the scan (`_counts_apply`), on every cube but a clear one: no facelet
+   corrected, none doubtful, the next valid cube at least SEARCH_MARGIN further.
 """
 
 import math
