@@ -73,27 +73,40 @@ def test_previous_resolver_is_kept_for_the_benchmarks():
         assert exc.doubtful
 
 
+def _bench_scans(n, level, seed, indices):
+    """(scan, state) of the synthetic bench's scans `indices` of the row with
+    this seed (bench/colors.py: 60 random turns, a fresh sensor per scan)."""
+    from cubebot.robot.hw.sim.sensor_model import SensorModel
+    from cubebot.solver.facelets import solved
+    from cubebot.solver.moves import apply, face_turns
+    rng = random.Random(seed)
+    turns = face_turns(n)
+    out = []
+    for index in range(max(indices) + 1):
+        state = apply(solved(n), [rng.choice(turns) for _ in range(60)], n)
+        scan = SensorModel(random.Random(rng.random()), level).scan(state, n, 1)
+        if index in indices:
+            out.append((scan, state))
+    return out
+
+
+def _exact_or_reported(scan, state, n):
+    try:
+        result = resolve(scan, n)
+    except ScanUnresolved as exc:
+        assert exc.doubtful
+    else:
+        assert same_cube(result.state, state)
+
+
 def test_a_plain_but_unclear_cube_the_count_model_reads_otherwise_is_reported():
     # Scan 778 of the synthetic bench's 3x3x3 moderate row (seed 1007): one
     # wild reading, which the learned model alone explained by exchanging two
     # pieces (no facelet corrected, one between red and orange, the right
     # cube 9.5 further); the count model reads the right cube, so the scan
     # may not resolve to the learned model's.
-    from cubebot.robot.hw.sim.sensor_model import SensorModel
-    from cubebot.solver.facelets import solved
-    from cubebot.solver.moves import apply, face_turns
-    rng = random.Random(1007)
-    turns = face_turns(3)
-    for _ in range(779):
-        state = apply(solved(3), [rng.choice(turns) for _ in range(60)], 3)
-        sensor = SensorModel(random.Random(rng.random()), "moderate")
-        scan = sensor.scan(state, 3, 1)
-    try:
-        result = resolve(scan, 3)
-    except ScanUnresolved as exc:
-        assert exc.doubtful
-    else:
-        assert same_cube(result.state, state)
+    for scan, state in _bench_scans(3, "moderate", 1007, (778,)):
+        _exact_or_reported(scan, state, 3)
 
 
 def test_quiet_big_cubes_with_two_wings_exchanged_are_reported():
@@ -101,19 +114,5 @@ def test_quiet_big_cubes_with_two_wings_exchanged_are_reported():
     # 1013): quiet, no facelet corrected, but two wings exchanged to explain a
     # wild reading; the count model reads them right, so they may not
     # resolve to the learned model's cube.
-    from cubebot.robot.hw.sim.sensor_model import SensorModel
-    from cubebot.solver.facelets import solved
-    from cubebot.solver.moves import apply, face_turns
-    rng = random.Random(1013)
-    turns = face_turns(4)
-    for index in range(362):
-        state = apply(solved(4), [rng.choice(turns) for _ in range(60)], 4)
-        sensor = SensorModel(random.Random(rng.random()), "moderate")
-        scan = sensor.scan(state, 4, 1)
-        if index in (357, 361):
-            try:
-                result = resolve(scan, 4)
-            except ScanUnresolved as exc:
-                assert exc.doubtful
-            else:
-                assert same_cube(result.state, state)
+    for scan, state in _bench_scans(4, "moderate", 1013, (357, 361)):
+        _exact_or_reported(scan, state, 4)
