@@ -13,12 +13,13 @@ reported facelets are read again and the scan resolved again, and the
 final outcome is reported as well.
 
 Usage: python bench/colors.py [--count N] [--samples-count N] [--big-count N]
-       [--sizes N ...] [--levels L ...] [--samples K ...] [--no-record]
+       [--sizes N ...] [--levels L ...] [--samples K ...] [--jobs J] [--no-record]
 (only a full run is recorded)
 """
 
 import argparse
 import datetime
+import multiprocessing
 import os
 import random
 import sys
@@ -117,6 +118,10 @@ def run(n, level, count, samples, seed, max_rescans):
             "median_ms": 1000.0 * times[len(times) // 2], "max_ms": 1000.0 * times[-1]}
 
 
+def _run_row(task):
+    return run(*task)
+
+
 def summary(rows):
     """The headline: scans in all, wrong cubes returned silently, and where."""
     total = sum(r["count"] for r in rows)
@@ -139,11 +144,15 @@ def main():
     parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS)
     parser.add_argument("--samples", type=int, nargs="+", default=[1, 3],
                         help="samples per facelet, one row each")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="rows run in this many processes at once (the rows and their "
+                             "seeds are the same whatever the number)")
     parser.add_argument("--no-record", action="store_true", help="print only")
     args = parser.parse_args()
     rows = []
     max_rescans = Config().max_rescans
     plan = [(n, level, samples) for n in (2, 3, 4, 5) for samples in (1, 3) for level in LEVELS]
+    todo = []
     for k, (n, level, samples) in enumerate(plan):
         if n not in args.sizes or level not in args.levels or samples not in args.samples:
             continue
@@ -151,7 +160,10 @@ def main():
             count = args.samples_count
         else:
             count = args.big_count if n > 3 else args.count
-        row = run(n, level, count, samples, 1000 + k, max_rescans)
+        todo.append((n, level, count, samples, 1000 + k, max_rescans))
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    results = pool.imap(_run_row, todo) if pool else map(_run_row, todo)
+    for row in results:
         rows.append(row)
         print("{n}x{n}x{n} {level:8s} samples={samples} n={count}: exact {exact:.1f}% "
               "doubtful {doubtful:.1f}% wrong {wrong:.1f}% | with a wild reading {wild:.1f}%, exact "
@@ -159,6 +171,9 @@ def main():
               "({reread:.2f} facelets reread) | nearest-only {anchor:.1f}% | "
               "median {median_ms:.1f} ms, max {max_ms:.0f} ms".format(**row))
         sys.stdout.flush()
+    if pool:
+        pool.close()
+        pool.join()
     lines = [
         "## Colour resolution (`bench/colors.py`)",
         "",

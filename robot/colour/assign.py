@@ -52,20 +52,41 @@ def labellings(cost, n, fixed, corners):
     return out
 
 
-def _candidates(positions, names, label, cost, turns):
+def position_costs(cost, positions):
+    """Per position, the cost of every tuple of classes on its facelets: a flat
+    list indexed by sum(class_k * 6 ** (width - 1 - k)). Computed once per cost
+    matrix, so that each labelling's candidates are look-ups."""
+    out = []
+    for spot in positions:
+        table = [0.0]
+        for i in spot:
+            row = cost[i]
+            table = [t + c for t in table for c in row]
+        out.append(table)
+    return out
+
+
+def _keys(names, label, turns):
+    """(index into a position_costs table, piece, orientation) of every candidate."""
+    keys = []
+    for q, name in enumerate(names):
+        piece = [label[c] for c in name]
+        for o, turn in enumerate(turns):
+            index = 0
+            for t in turn:
+                index = index * 6 + piece[t]
+            keys.append((index, q, o))
+    return keys
+
+
+def _candidates(tables, keys):
     """Per position, its (cost, piece, orientation) candidates, cheapest first.
 
-    turns[o][k] is the index into a piece's name that facelet k of the
-    position shows in orientation o.
+    tables: position_costs of the positions; keys: _keys of this labelling.
     """
-    pieces = [[label[c] for c in name] for name in names]
     result = []
-    for spot in positions:
-        rows = [cost[i] for i in spot]
-        cands = []
-        for q, piece in enumerate(pieces):
-            for o, turn in enumerate(turns):
-                cands.append((sum([row[piece[t]] for row, t in zip(rows, turn)]), q, o))
+    for table in tables:
+        cands = [(table[index], q, o) for index, q, o in keys]
         cands.sort()
         result.append(cands)
     return result
@@ -93,15 +114,20 @@ class Level(object):
         self.last_corner = self.last_edge = False
 
 
-def build_levels(cost, label, corners, edges, fix_dbl):
-    """The search levels for one labelling: corners, then edges."""
-    ccands = _candidates(corners, CORNER_NAMES, label, cost, _CORNER_TURNS)
+def build_levels(tables, label, fix_dbl):
+    """The search levels for one labelling: corners, then edges.
+
+    tables: (corner tables, edge tables), position_costs of the corner and
+    edge positions (no edge positions on even cubes).
+    """
+    corners, edges = tables
+    ccands = _candidates(corners, _keys(CORNER_NAMES, label, _CORNER_TURNS))
     if fix_dbl:
         ccands[DBL] = [c for c in ccands[DBL] if c[1] == DBL and c[2] == 0]
     levels = [Level(c, _CORNER_BITS, True) for c in ccands]
     levels[-1].last_corner = True
     if edges:
-        ecands = _candidates(edges, EDGE_NAMES, label, cost, _EDGE_TURNS)
+        ecands = _candidates(edges, _keys(EDGE_NAMES, label, _EDGE_TURNS))
         levels.extend(Level(c, _EDGE_BITS, False) for c in ecands)
         levels[-1].last_edge = True
     return levels

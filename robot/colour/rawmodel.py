@@ -51,7 +51,6 @@ JUNK_COST = 20.0
 # Pseudo-facelets of no offset in each face's cast estimate (cubebot.robot.colour.rawmodel._face_shifts).
 FACE_SHIFT_PRIOR = 2.0
 FACE_SHIFTS = True
-SIZE_PRIOR = True
 # Class means this many sd apart (Mahalanobis) make a quiet scan (scale 1).
 QUIET_SEPARATION = 3.0
 # The noise scale stays within these.
@@ -223,11 +222,13 @@ class RawModel(object):
         trace = sum(pooled[a][a] for a in range(3))
         for s, count in zip(scatters, counts):
             # The prior has the pooled shape at this class's own size (its
-            # variance summed over channels), so that a tight class (a
-            # saturated white) stays tight and a broad one broad.
+            # variance summed over channels, shrunk towards the pooled size
+            # geometrically: a saturated webcam white, a hundred times
+            # tighter than a red, stays about that much tighter and a broad
+            # class stays broad; an arithmetic mean let the red's spread
+            # blur a white from a saturated yellow).
             own = sum(s[a][a] for a in range(3)) / count if count >= 2 else trace
-            size = (count * own + COVARIANCE_PRIOR * trace) / (count + COVARIANCE_PRIOR) / trace \
-                if SIZE_PRIOR else 1.0
+            size = math.exp(count * math.log(max(own, 1e-12) / trace) / (count + COVARIANCE_PRIOR))
             covs.append([[(s[a][b] + COVARIANCE_PRIOR * size * pooled[a][b])
                           / (count + COVARIANCE_PRIOR) + (floor if a == b else 0.0)
                           for b in range(3)] for a in range(3)])

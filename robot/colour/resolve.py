@@ -12,8 +12,9 @@
    cube searched again until it stays the same (REFIT_ROUNDS at most);
 4. the decision rules (`_decide`) report a scan whose best cube is not
    clearly the one (ScanUnresolved names the facelets to rescan);
-5. the EV3 count model (cubebot.robot.colour.countmodel) gives a second opinion on cubes
-   that needed corrections, where it describes the scan (`_counts_apply`).
+5. the EV3 count model (cubebot.robot.colour.countmodel) gives a second opinion, where it
+   describes the scan (`_counts_apply`), on every cube but a clear 3x3x3: no facelet
+   corrected, none doubtful, the next valid cube at least SEARCH_MARGIN further.
 """
 
 import math
@@ -21,7 +22,8 @@ from collections import namedtuple
 
 from cubebot.solver.facelets import FACES, check_size, solved
 
-from cubebot.robot.colour.assign import DBL, PieceSearch, build_levels, fill, labellings
+from cubebot.robot.colour.assign import (DBL, PieceSearch, build_levels, fill, labellings,
+                                         position_costs)
 from cubebot.robot.colour.balanced import hungarian, swap_gaps
 from cubebot.robot.colour.labmodel import COST_CAP, ColourModel
 from cubebot.robot.colour.profile import check_profile, default_profile
@@ -204,8 +206,8 @@ def _search(cost, n):
     search = PieceSearch(SEARCH_MARGIN, MAX_NODES, check_parity=(n % 2 == 1))
     entries = [(base + floor, base if orb.fixed else 0.0, label)
                for base, label, _ in labellings(cost, n, orb.fixed, orb.corners)]
-    search.run(entries, lambda label: build_levels(cost, label, orb.corners, orb.edges,
-                                                   fix_dbl=not orb.fixed))
+    tables = (position_costs(cost, orb.corners), position_costs(cost, orb.edges))
+    search.run(entries, lambda label: build_levels(tables, label, fix_dbl=not orb.fixed))
     if not search.found:
         return search, None, None, set()
     _, label, placements = search.found[0]
@@ -254,6 +256,8 @@ def _best_start(combined, n, profile, weights, quantum=None):
         view = _resolve_view(combined, n, start, "raw", weights, quantum)
         if view[2] is not None:
             classes = [view[3][c] for c in view[2]]
+            if not views and _settled(view[0], classes):
+                return view
             views.append((view[0].fit_cost(classes), view))
     if not views:
         return _resolve_view(combined, n, profile, "raw", weights, quantum)
@@ -265,6 +269,20 @@ def _best_start(combined, n, profile, weights, quantum=None):
             raise _unresolved(best[0], "the colours can be read as two different cubes "
                               "about equally well: {} facelets differ".format(len(differ)), differ)
     return best
+
+
+def _settled(model, classes):
+    """A first start needs no second opinion: a quiet scan (its closest two
+    colours at least QUIET_SEPARATION sd apart, so no class mixes two colours)
+    whose cube takes every reading as it is (no facelet corrected, no junk).
+    A wrong but self-consistent reading needs a class spread over two
+    colours, which is not quiet, or readings bent to it, which are corrected."""
+    return model.scale <= QUIET_SCALE and not any(model.junk) and not _corrected(model.cost, classes)
+
+
+def _corrected(cost, classes):
+    """Facelets whose colour costs CORRECTION_COST or more above their nearest."""
+    return [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= CORRECTION_COST]
 
 
 def _differ(a, b):
@@ -303,8 +321,6 @@ def resolve(readings, n, profile=None):
     quantum = resolution([c for samples in readings for s in samples for c in s])
     learned = _attempt(lambda: _decide(_best_start(combined, n, profile, weights, quantum),
                                        readings, n))
-    view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
-    counted = _attempt(lambda: _decide(view, readings, n))
     # A cube the readings give as they are (no facelet corrected, and a sensor
     # that does not misread often) stands on the learned model alone;
     # corrections need the count model's consent
@@ -312,16 +328,41 @@ def resolve(readings, n, profile=None):
     # wrong corrected cubes in the synthetic bench).
     plain = not isinstance(learned, ScanUnresolved) and not learned[1] \
         and not _misreads_often(readings)
+    # ... and needs no second opinion when it is also clear: a 3x3x3 with no
+    # doubtful facelet and the next valid cube at least SEARCH_MARGIN
+    # further. A 2x2x2 is never clear (its colour has four facelets: a wrong
+    # reading can bend its class so that the learned model sees nothing
+    # amiss), nor a bigger cube (its wings and centres are assigned orbit by
+    # orbit, which the gap does not cover: in the full synthetic run two
+    # quiet 4x4x4 scans resolved wrong by exchanging two wings, each to
+    # explain a wild reading, and the count model read both right).
+    if plain and n == 3 and not learned[0].doubtful and learned[2] >= SEARCH_MARGIN:
+        return learned[0]
+    view = None
+    if _count_scale(combined):
+        view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
+        counted = _attempt(lambda: _decide(view, readings, n))
     if plain:
-        return _with_doubts(_outcome(learned), counted)
-    if not _counts_apply(view[0]):
+        # Otherwise the count model, where it applies and reads another cube,
+        # vetoes it (a moderate-noise 3x3x3 of the synthetic bench: a wild
+        # reading explained by two pieces exchanged, one facelet between red
+        # and orange; the next valid cube, the right one, 9.5 further);
+        # where it reads the same cube its doubts are added.
+        if view is not None and _counts_apply(view[0]) and \
+                not isinstance(counted, ScanUnresolved):
+            differ = _differ(learned[0].state, counted[0].state)
+            if differ:
+                raise _unresolved(view[0], "the two colour models read different cubes: {} "
+                                  "facelets differ".format(len(differ)), differ)
+        return learned[0] if view is None else _with_doubts(learned[0], counted)
+    if view is None or not _counts_apply(view[0]):
         result = _outcome(learned)
         if n == 2 and learned[1]:
             # A 2x2x2 has the weakest constraints (no centres, no edges): a
             # correction no second model confirms is read again (a dim pastel
             # 2x2x2 in the robot bench resolved wrong with one correction).
-            raise _unresolved(view[0], "{} facelets of a 2x2x2 read unlike the colour the cube "
-                              "needs there".format(len(learned[1])), learned[1])
+            raise ScanUnresolved("{} facelets of a 2x2x2 read unlike the colour the cube needs "
+                                 "there".format(len(learned[1])), sorted(learned[1]))
         return result
     if not isinstance(learned, ScanUnresolved) and not isinstance(counted, ScanUnresolved):
         differ = _differ(learned[0].state, counted[0].state)
@@ -338,6 +379,19 @@ def resolve(readings, n, profile=None):
     if isinstance(learned, ScanUnresolved) and isinstance(counted, ScanUnresolved):
         raise learned
     return _outcome(counted)
+
+
+def resolve_counts(readings, n, profile=None):
+    """The previous version's resolver, the EV3 count model alone
+    (cubebot.robot.colour.countmodel; benchmarks compare against it): a
+    Resolution, or ScanUnresolved."""
+    check_size(n)
+    readings = check_readings(readings, n)
+    profile = check_profile(profile) if profile is not None else None
+    combined = [combine(samples) for samples in readings]
+    view = _resolve_view(combined, n, profile or default_profile(), "counts",
+                         sample_weights(readings))
+    return _decide(view, readings, n)[0]
 
 
 def _with_doubts(result, other):
@@ -363,19 +417,23 @@ def _outcome(result):
     return result[0]
 
 
+def _count_scale(combined):
+    """Readings on a count scale: the median brightest channel at least
+    COUNTS_MIN_LEVEL (the count model's noise floor is 4 counts)."""
+    return median([max(x) for x in combined]) >= COUNTS_MIN_LEVEL
+
+
 def _counts_apply(model):
     """Whether the EV3 count model describes this scan: readings on a count
-    scale (the median brightest channel at least COUNTS_MIN_LEVEL: its noise
-    floor is 4 counts) and a fitted noise scale at most COUNTS_APPLY_SCALE
+    scale (`_count_scale`) and a fitted noise scale at most COUNTS_APPLY_SCALE
     (a scan from another sensor ends far above, or at its upper bound)."""
     from .countmodel import SCALE_MAX
-    level = median([max(x) for x in model.combined])
-    return level >= COUNTS_MIN_LEVEL and model.scale <= min(SCALE_MAX, COUNTS_APPLY_SCALE) * 0.999
+    return _count_scale(model.combined) and model.scale <= min(SCALE_MAX, COUNTS_APPLY_SCALE) * 0.999
 
 
 def _decide(view, readings, n):
-    """(Resolution, corrected facelets) from one model's resolved view, or
-    ScanUnresolved (the decision rules)."""
+    """(Resolution, corrected facelets, cost gap to the next valid cube) from
+    one model's resolved view, or ScanUnresolved (the decision rules)."""
     model, search, letters, label, ambiguous = view
     cost = model.cost
     if letters is None:
@@ -413,7 +471,7 @@ def _decide(view, readings, n):
             junk, MAX_JUNK), [])
     if not quiet and n > 3:
         _check_noisy_orbits(model, n, label, letters, classes)
-    corrected = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= CORRECTION_COST]
+    corrected = _corrected(cost, classes)
     doubtful = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= NOT_NEAREST_COST
                 or row[classes[i]] >= UNLIKE_COST]
     gap = search.found[1][0] - best_cost if len(search.found) > 1 else SEARCH_MARGIN
@@ -431,7 +489,7 @@ def _decide(view, readings, n):
         references=dict((face, [round(v, 1) for v in model.references[label[face]]])
                         for face in FACES),
         facelets=[_softmax(row, k) for row, k in zip(cost, classes)],
-    ), corrected
+    ), corrected, gap
 
 
 def _softmax(row, k):
