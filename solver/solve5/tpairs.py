@@ -19,7 +19,7 @@ anything; phase 2 then solves the split pairs its slower way.
 
 from cubebot.solver.facelets import FACES, OPPOSITE
 from cubebot.solver.moves import Move
-from .middle import MIDDLE, OUTER, SLICE_FACES, SLICES, TURNS, cost, written
+from .slices import MIDDLE, OUTER, SLICE_FACES, SLICES, TURNS, cost, written
 from .model import T_CENTRES, slot_perm
 from .tcentres import PAIRS
 
