@@ -52,6 +52,16 @@ def _steps():
     return [(moves, sum(cost(m) for m in moves), _compose(moves)) for moves in steps]
 
 
+_STEPS = []                    # _steps(), made once per process when first needed
+
+
+def steps():
+    """The search steps (see _steps), built on first use and kept."""
+    if not _STEPS:
+        _STEPS.extend(_steps())
+    return _STEPS
+
+
 def split(colours):
     """How many T-pairs show two colours."""
     return sum(colours[a] != colours[b] for a, b in PAIRS)
@@ -61,7 +71,7 @@ class TPairStage(object):
     """solve(cube) -> written turns that leave every T-pair one colour, or None."""
 
     def __init__(self):
-        self.steps = _steps()
+        self.steps = steps()
 
     def solve(self, cube):
         start = "".join(cube[f] for f in T_CENTRES)
