@@ -44,7 +44,8 @@ ARMEL_RUN = "/work/shared/tools/armel-run"
 ARMEL_ROOT = "/tmp/armel-root"
 BRICK_FREE_MB = 30.0          # what `free` shows available on the brick (facts.md: 30-36 MB)
 HELD_OUT_SEED = 16016         # 4x4x4 states of the memory table's batches
-SMALL_SEED = 1603             # the single 2x2x2 / 3x3x3 / 4x4x4 states
+SMALL_SEED = 1603             # the single states of each size
+SOLVE_SIZES = (2, 3, 4, 5)    # sizes of the single `cubebot solve` rows
 BATCH = 20                    # 4x4x4 states in the batch measured here
 ARMEL_BATCH = 3               # ... and under emulation (slow: about a minute a state)
 APP_JOBS = 20                 # resident-app jobs measured here
@@ -96,11 +97,11 @@ def memory_cases(args):
     import random
     from cubebot.solver.scramble import random_state
     here = os.path.join(os.path.dirname(sys.executable), "cubebot")
-    one = dict((n, random_state(n, random.Random(SMALL_SEED))) for n in (2, 3, 4))
+    one = dict((n, random_state(n, random.Random(SMALL_SEED))) for n in SOLVE_SIZES)
     big = held_out_file("held4-{}.txt".format(args.batch), 4, HELD_OUT_SEED, args.batch)
     small = held_out_file("held4-{}.txt".format(args.armel_batch), 4, HELD_OUT_SEED, args.armel_batch)
     cases = [("`cubebot solve`, {0}x{0}x{0}".format(n), ["solve", one[n]], ["solve", one[n]])
-             for n in (2, 3, 4)]
+             for n in SOLVE_SIZES]
     cases.append(("`cubebot solve --batch`, held-out 4x4x4 states (here {}, emulated {})".format(
         args.batch, args.armel_batch), ["solve", "--batch", big], ["solve", "--batch", small]))
     cases.append(("`cubebot demo --seed 1`", ["demo", "--seed", "1"], ["demo", "--seed", "1"]))

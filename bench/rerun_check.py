@@ -9,7 +9,7 @@ with the things a re-run may change masked:
 - dates (YYYY-MM-DD) and load averages;
 - figures with a time unit (ms, s, us, min; a range such as 2.1-6.4 s too);
 - whole table columns whose header names a time (ms, s, time, wall, seconds)
-  or says the column "varies" (e.g. bytes of JSON that carries times);
+  or CPU, or says the column "varies" (e.g. bytes of JSON that carries times);
 - memory figures (MB, KiB, kB) count as the same within MEMORY_TOLERANCE or
   MEMORY_SLACK_MB (a process's Pss shifts with what else on the machine maps
   the same libraries);
@@ -48,13 +48,13 @@ TIMEOUT_S = 3600              # one script at most
 TIME_BOUNDED = "time-bounded"  # the mark of a line whose counts depend on a time budget
 
 _SECTION = re.compile(r"<!-- bench:(?P<name>[^ ]+) -->\n(?P<body>.*?)\n<!-- /bench:(?P=name) -->", re.S)
-_COMMAND = re.compile(r"`((?:python )?bench/[a-z0-9_]+\.py[^`]*)`")
+_COMMAND = re.compile(r"`((?:nice )?(?:python )?bench/[a-z0-9_]+\.py[^`]*)`")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _NUM = r"\d+(?:\.\d+)?"
 _TIME = re.compile(r"(?:x)?{0}(?:\s?(?:-|to|/)\s?{0})*\s?(?:ms|s|us|min|seconds)\b".format(_NUM))
 _LOAD = re.compile(r"(?i)load(?: average)?[^;|\n]*")
 _MEMORY = re.compile(r"({0})\s?(MB|KiB|kB|KB)\b".format(_NUM))
-_TIME_HEADER = re.compile(r"(?i)\bms\b|\bs\b|time|wall|seconds|\bus\b|\bvaries\b")
+_TIME_HEADER = re.compile(r"(?i)\bms\b|\bs\b|time|wall|seconds|\bcpu\b|\bus\b|\bvaries\b")
 
 
 def sections(text):
@@ -68,6 +68,8 @@ def command_of(body):
     if not m:
         return None
     words = shlex.split(m.group(1))
+    if words[0] == "nice":                  # niced only to share the machine: run it plainly
+        words = words[1:]
     if words[0] == "python":
         words = words[1:]
     return [sys.executable] + words
