@@ -18,7 +18,10 @@ Stages (see docs/solver5.md):
            wide quarter turn (PARITY_MOVE) if the wing permutation is odd.
            Each step places at least one piece for good, so it ends after at
            most 48 + 24 steps: no solve is unbounded.
-  3x3x3    the reduced cube, by cubebot.solver.solve3
+  3x3x3    the reduced cube, by cubebot.solver.solve3 in this process: the
+           first solution of each of its six views, the shortest kept (with
+           a budget, the views that fit in it): the same answer on any
+           machine, and no forked child
 The whole solution is simplified (adjacent moves merged).
 """
 
@@ -45,7 +48,6 @@ STAGES = ("outer4", "tpairs", "align", "middle", "3x3x3")
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
-FINISH_BUDGET_S = 1.0          # default seconds for the 3x3x3 finish (solve3's budget search)
 PARITY_MOVE = Move("R", 1, 2, 1)   # Rw: a wide quarter turn, an odd permutation of the wings
 SMALL = 3
 ROWS = (0, 2, 4)               # 5x5x5 row/column of each 3x3x3 row/column
@@ -124,7 +126,7 @@ class Reducer(object):
         parts.extend(self.middle(cube))
         cube = apply(cube, parts[-3] + parts[-2] + parts[-1], N)
         reduction = [m for part in parts for m in part]
-        finishes = solve3.solve(to_3x3(cube), budget=FINISH_BUDGET_S if budget is None else budget)
+        finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False)
         candidates = [simplify(reduction + list(f)) for f in finishes]
         candidates.sort(key=lambda ms: count(ms, "obtm"))
         stage_moves = dict(zip(STAGES, parts + [list(min(finishes, key=len))]))
