@@ -26,7 +26,7 @@ from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
 from cubebot.solver.solve4.model import permutation_parity
-from .edges import cycle_key, decode, write_cycles
+from .edges import cheapest_setups, cycle_key, decode, write_cycles
 from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written
 from .model import MIDGES, N, WINGS
 
@@ -138,30 +138,9 @@ def _back(mp):
 
 def build_cycles():
     """{midge key: moves} for every midge 3-cycle: setup (outer turns) + core, fewest turns."""
-    backs = []
-    for m in OUTER:
-        backs.append((m, _back(_half_map(m))))
-    best = {}
-    by_cost = {}
-    for cyc, core in base_cycles():
-        key = midge_key(*cyc)
-        if key not in best:
-            best[key] = (CORE_COST, cyc, [], core)
-            by_cost.setdefault(CORE_COST, []).append(key)
-    cost = CORE_COST
-    while by_cost:
-        for key in by_cost.pop(cost, []):
-            c0, (a, b, c), setup, core = best[key]
-            if c0 != cost:
-                continue
-            for m, back in backs:
-                cyc = (back[a], back[b], back[c])
-                k = midge_key(*cyc)
-                if k not in best or best[k][0] > cost + SETUP_COST:
-                    best[k] = (cost + SETUP_COST, cyc, simplify([m] + setup), core)
-                    by_cost.setdefault(cost + SETUP_COST, []).append(k)
-        cost += 1
-    return dict((key, setup + core) for key, (_, _, setup, core) in best.items())
+    bases = [(CORE_COST, cyc, core) for cyc, core in base_cycles()]
+    found = cheapest_setups(bases, OUTER, _half_map, midge_key, lambda m, setup: SETUP_COST)
+    return dict((key, simplify(setup) + core) for key, (setup, core) in found.items())
 
 
 def build(path, progress=None):
