@@ -17,9 +17,18 @@ dedge and its midge together and keeps every centre on its face, so what is
 home stays home. The table 5x5-midge-cycles holds, for every midge 3-cycle
 (two 3-cycles of half slots, keyed by the one with the smallest half slot),
 the shortest setup + core found by a breadth-first search over setups (an
-outer turn costs one, a core five). The stage then takes, each step, the
-cycle with the fewest written turns per midge it puts home, and reads the
-cube again.
+outer turn costs one, a core five; edges.cheapest_setups). The stage is a
+beam search over these cycles: from each cube of the beam the BEAM_BRANCH
+cycles with the fewest written turns per midge they put home, the cube
+read again after each; the beam keeps the BEAM_WIDTH cubes with the fewest
+turns + BEAM_WEIGHT x midges out of place.
+
+Why 3-cycles: a core X^k W X^-k keeps the centres only if W keeps X's ring
+rows on their faces (turns of X's two faces, half turns of the four it
+passes through), and such a W keeps the ring's four dedges among
+themselves, so a single-slice core moves at most those four midges: a
+3-cycle (k = 1, 3) or two swaps (k = 2, not in the table; see
+docs/solver5.md).
 """
 
 from cubebot.solver.errors import TableError, UnsolvableCube

@@ -16,7 +16,9 @@ Otherwise (T-pairs split, as the 4x4x4 part's wide turns leave them):
               5x5-centre-cycles (centrecycles.CentreCycles: pure, so the
               4x4x4 part, the fixed centres and the midges stay)
 Then always:
-  3. midges   every midge into its dedge by midges.MidgeStage (5x5-midge-cycles)
+  3. midges   every midge into its dedge by midges.MidgeStage (5x5-midge-cycles,
+              a beam search over 3-cycles); on the pair-stage path it runs after
+              each of the MIDGE_TRIALS best centre solutions, the shortest kept
 Each IDA* stage has a node budget; past it, a descent of its exact table
 (always finishes). Every stage's moves are applied to the cube; the result
 is checked.
@@ -83,7 +85,7 @@ class MiddleSolver(object):
             for axes, pairs in centre_stages((AxesStage(), PairsStage()), tables, cube, max_nodes):
                 after = apply(cube, written(axes + pairs), N)
                 mids = midge_stage.solve(after)
-                total = sum(cost(m) for m in axes + pairs) + len(written(mids))
+                total = len(written(axes + pairs + mids))
                 if best is None or total < best[0]:
                     best = (total, axes, pairs, mids, after)
             _, result["axes"], result["pairs"], result["midges"], cube = best
