@@ -116,24 +116,44 @@ def conjugates(bases, map_of):
     """{cycle key: moves}: the bases ((a, b, c), moves) conjugated by setups S (S C S'),
     the shortest for each cycle; map_of(move) maps slots (the piece at s goes to m[s]).
 
-    A breadth-first search over cycles: a cycle reached with setup S gives, for
-    each move m, the cycle of setup [m] + S at 2 more moves; bases cheapest first.
+    A setup move costs 2 (once before, once after), an outer one in an all-outer
+    setup 1 (open cycles leave the closing outer turns out); cheapest_setups.
+    """
+    def step(m, setup):
+        return OPEN_SETUP_COST if m.last == 1 and all(x.last == 1 for x in setup) else SETUP_COST
+    found = cheapest_setups([(len(moves), cyc, moves) for cyc, moves in bases], ALL_MOVES,
+                            map_of, cycle_key, step)
+    return dict((key, simplify(setup + moves + invert(setup)))
+                for key, (setup, moves) in found.items())
+
+
+def cheapest_setups(bases, setup_moves, map_of, key_of, step_cost):
+    """{key: (setup, moves)}: for every 3-cycle reachable from the bases (cost, (a, b, c),
+    moves) by setups of setup_moves, the cheapest setup found and its base's moves.
+
+    A breadth-first search over cycles in order of cost (Dial's): a cycle (a, b, c)
+    reached with setup S gives, for each move m, the cycle (m^-1(a), m^-1(b), m^-1(c))
+    of setup [m] + S at step_cost(m, S) more; map_of(m) maps slots (the piece at s goes
+    to map_of(m)[s]); key_of(a, b, c) names a cycle. Bases are taken in their order.
     """
     backs = []
-    for m in ALL_MOVES:
+    for m in setup_moves:
         mp = map_of(m)
         back = [0] * len(mp)
         for s, t in enumerate(mp):
             back[t] = s
         backs.append((m, back))
     best = {}
+    order = []
+    for cost, cyc, moves in bases:
+        key = key_of(*cyc)
+        if key not in best:
+            order.append(key)
+        if key not in best or cost < best[key][0]:
+            best[key] = (cost, cyc, [], moves)
     by_cost = {}
-    for cyc, moves in bases:
-        key = cycle_key(*cyc)
-        if key not in best or len(moves) < best[key][0]:
-            best[key] = (len(moves), cyc, [], moves)
-    for key, entry in best.items():
-        by_cost.setdefault(entry[0], []).append(key)
+    for key in order:
+        by_cost.setdefault(best[key][0], []).append(key)
     cost = min(by_cost) if by_cost else 0
     while by_cost:
         for key in by_cost.pop(cost, []):
@@ -142,14 +162,13 @@ def conjugates(bases, map_of):
                 continue
             for m, back in backs:
                 cyc = (back[a], back[b], back[c])
-                k = cycle_key(*cyc)
-                step = OPEN_SETUP_COST if m.last == 1 and all(x.last == 1 for x in setup) else SETUP_COST
+                k = key_of(*cyc)
+                step = step_cost(m, setup)
                 if k not in best or best[k][0] > cost + step:
                     best[k] = (cost + step, cyc, [m] + setup, moves)
                     by_cost.setdefault(cost + step, []).append(k)
         cost += 1
-    return dict((key, simplify(setup + moves + invert(setup)))
-                for key, (_, _, setup, moves) in best.items())
+    return dict((key, (setup, moves)) for key, (_, _, setup, moves) in best.items())
 
 
 def build(path, progress=None):

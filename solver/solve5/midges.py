@@ -17,23 +17,34 @@ dedge and its midge together and keeps every centre on its face, so what is
 home stays home. The table 5x5-midge-cycles holds, for every midge 3-cycle
 (two 3-cycles of half slots, keyed by the one with the smallest half slot),
 the shortest setup + core found by a breadth-first search over setups (an
-outer turn costs one, a core five). The stage then takes, each step, the
-cycle with the fewest written turns per midge it puts home, and reads the
-cube again.
+outer turn costs one, a core five; edges.cheapest_setups). The stage is a
+beam search over these cycles: from each cube of the beam the BEAM_BRANCH
+cycles with the fewest written turns per midge they put home, the cube
+read again after each; the beam keeps the BEAM_WIDTH cubes with the fewest
+turns + BEAM_WEIGHT x midges out of place.
+
+Why 3-cycles: a core X^k W X^-k keeps the centres only if W keeps X's ring
+rows on their faces (turns of X's two faces, half turns of the four it
+passes through), and such a W keeps the ring's four dedges among
+themselves, so a single-slice core moves at most those four midges: a
+3-cycle (k = 1, 3) or two swaps (k = 2, not in the table; see
+docs/solver5.md).
 """
 
 from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
 from cubebot.solver.solve4.model import permutation_parity
-from .edges import cycle_key, decode, write_cycles
+from .edges import cheapest_setups, cycle_key, decode, write_cycles
 from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written
 from .model import MIDGES, N, WINGS
 
 TABLE = "5x5-midge-cycles"
 N_MIDGES = len(MIDGES)
 N_HALVES = 2 * N_MIDGES        # 24 half slots; cycle_key's 24 ** 3 keys fit 16 bits
-LOOKAHEAD = 6                  # first cycles looked one cycle past
+BEAM_WIDTH = 16                # cubes kept per round of the beam search
+BEAM_BRANCH = 6                # cheapest cycles tried from each cube
+BEAM_WEIGHT = 3.0              # turns a midge out of place is taken to cost (beam score)
 TAIL = 4                       # moves of the solution so far a next cycle may cancel
 CORE_COST = 5                  # X^k F2 X^-k written: 2 + 1 + 2
 SETUP_COST = 1
@@ -136,30 +147,9 @@ def _back(mp):
 
 def build_cycles():
     """{midge key: moves} for every midge 3-cycle: setup (outer turns) + core, fewest turns."""
-    backs = []
-    for m in OUTER:
-        backs.append((m, _back(_half_map(m))))
-    best = {}
-    by_cost = {}
-    for cyc, core in base_cycles():
-        key = midge_key(*cyc)
-        if key not in best:
-            best[key] = (CORE_COST, cyc, [], core)
-            by_cost.setdefault(CORE_COST, []).append(key)
-    cost = CORE_COST
-    while by_cost:
-        for key in by_cost.pop(cost, []):
-            c0, (a, b, c), setup, core = best[key]
-            if c0 != cost:
-                continue
-            for m, back in backs:
-                cyc = (back[a], back[b], back[c])
-                k = midge_key(*cyc)
-                if k not in best or best[k][0] > cost + SETUP_COST:
-                    best[k] = (cost + SETUP_COST, cyc, simplify([m] + setup), core)
-                    by_cost.setdefault(cost + SETUP_COST, []).append(k)
-        cost += 1
-    return dict((key, setup + core) for key, (_, _, setup, core) in best.items())
+    bases = [(CORE_COST, cyc, core) for cyc, core in base_cycles()]
+    found = cheapest_setups(bases, OUTER, _half_map, midge_key, lambda m, setup: SETUP_COST)
+    return dict((key, simplify(setup) + core) for key, (setup, core) in found.items())
 
 
 def build(path, progress=None):
@@ -254,28 +244,6 @@ class MidgeStage(object):
         result.sort(key=lambda r: r[0])
         return result
 
-    def _best(self, d, tail):
-        """(score, net, moves, cycle) of the cheapest 3-cycle per midge placed on dest d,
-        looking one cycle ahead among the LOOKAHEAD cheapest."""
-        ranked = self._ranked(d, tail)
-        if not ranked or ranked[0][1] <= 0 or wrong(d) <= 3:
-            return ranked[0] if ranked else None
-        best = None
-        for first in ranked[:LOOKAHEAD]:
-            _, net, moves, (a, b, c) = first
-            after = list(d)
-            for x, y, z in ((a, b, c), (partner(a), partner(b), partner(c))):
-                after[y], after[z], after[x] = d[x], d[y], d[z]
-            cost = len(written(tail + moves)) - len(written(tail))
-            total = float(cost) / net
-            if wrong(after):
-                nxt = self._ranked(after, tail + moves, moves)
-                if nxt and nxt[0][1] > 0:
-                    total = float(cost + nxt[0][0] * nxt[0][1]) / (net + nxt[0][1])
-            if best is None or total < best[0]:
-                best = (total, first)
-        return best[1]
-
     def _pair(self, d, tail):
         """Two cycles that together place midges where no single cycle does (two midges
         swapped, or flipped in place). The second is looked up in the frame the first
@@ -309,24 +277,53 @@ class MidgeStage(object):
         return halves
 
     def solve(self, cube):
-        """Phase-2 moves (outer turns and middle slices) that pair every midge with its dedge."""
+        """Phase-2 moves (outer turns and middle slices) that pair every midge with its dedge.
+
+        A beam search over cycles: each cube of the beam (BEAM_WIDTH, fewest turns +
+        BEAM_WEIGHT x midges out of place first) takes its BEAM_BRANCH cheapest cycles per
+        midge placed (a pair of cycles where none places one), the cube read again after
+        each; it stops once no cube of the beam can beat the shortest finished one. Every
+        step places a midge, so it ends within MAX_STEPS rounds.
+        """
         d = dest(cube)
         if parity(d):
             raise UnsolvableCube("the midges are an odd permutation of the dedges")
         if sum(d[2 * s] & 1 for s in range(N_MIDGES)) & 1:
             raise UnsolvableCube("an odd number of midges is flipped against its dedge")
-        solution = []
+        beam = [([], cube, d)]
+        done = None
         for _ in range(MAX_STEPS):
-            if all(d[h] == h for h in range(N_HALVES)):
-                return solution
-            best = self._best(d, solution[-TAIL:])
-            if best is None:
-                raise UnsolvableCube("no midge cycle applies")
-            _, net, moves, _ = best
-            if net <= 0:
-                moves = self._pair(d, solution[-TAIL:])
-            solution = simplify(solution + moves)
-            cube = apply(cube, written(moves), N)
-            d = dest(cube)
-        raise UnsolvableCube("the midges were not paired in {} cycles (flipped midges left: "
-                             "{})".format(MAX_STEPS, flips(d)))
+            scored = []
+            for solution, cube, d in beam:
+                if wrong(d) == 0:
+                    if done is None or len(written(solution)) < len(written(done)):
+                        done = solution
+                    continue
+                for moves in self._steps(d, solution[-TAIL:]):
+                    after = apply(cube, written(moves), N)
+                    da = dest(after)
+                    nxt = simplify(solution + moves)
+                    scored.append((len(written(nxt)) + BEAM_WEIGHT * wrong(da), nxt, after, da))
+            if not scored:
+                break
+            scored.sort(key=lambda r: r[0])
+            if done is not None and len(written(done)) <= scored[0][0]:
+                break
+            beam, seen = [], set()
+            for _, solution, cube, d in scored:
+                if cube not in seen:
+                    seen.add(cube)
+                    beam.append((solution, cube, d))
+                    if len(beam) == BEAM_WIDTH:
+                        break
+        if done is None:
+            raise UnsolvableCube("the midges were not paired in {} cycles".format(MAX_STEPS))
+        return done
+
+    def _steps(self, d, tail):
+        """The BEAM_BRANCH best next steps on dest d: cycles that place midges, fewest
+        turns per midge placed first, or else one pair of cycles (_pair)."""
+        ranked = self._ranked(d, tail)
+        if ranked and ranked[0][1] > 0:
+            return [moves for _, net, moves, _ in ranked[:BEAM_BRANCH] if net > 0]
+        return [self._pair(d, tail)]

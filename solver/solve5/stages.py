@@ -16,7 +16,9 @@ Otherwise (T-pairs split, as the 4x4x4 part's wide turns leave them):
               5x5-centre-cycles (centrecycles.CentreCycles: pure, so the
               4x4x4 part, the fixed centres and the midges stay)
 Then always:
-  3. midges   every midge into its dedge by midges.MidgeStage (5x5-midge-cycles)
+  3. midges   every midge into its dedge by midges.MidgeStage (5x5-midge-cycles,
+              a beam search over 3-cycles); on the pair-stage path it runs after
+              each of the MIDGE_TRIALS best centre solutions, the shortest kept
 Each IDA* stage has a node budget; past it, a descent of its exact table
 (always finishes). Every stage's moves are applied to the cube; the result
 is checked.
@@ -34,6 +36,7 @@ MAX_COST = 40                  # above any stage's cost (table depths 16 and 16 
 OFF_GROUP = 99                 # bound for a state off a stage's group (pruned at once)
 CHOICES = 30                   # cheapest solutions compared per centre stage
 MIDGE_WEIGHT = 3.5             # turns a midge out of place is taken to cost later
+MIDGE_TRIALS = 4               # best centre solutions the midge stage is run after
 STAGE_NAMES = ("axes", "pairs", "fixed", "tcentres", "midges")
 
 
@@ -76,16 +79,22 @@ class MiddleSolver(object):
         cube = self.relabel(state)
         tables = _tables(self.directory)
         result = dict((name, []) for name in STAGE_NAMES)
+        midge_stage = MidgeStage(tables["5x5-midge-cycles"])
         if pairs_one_colour(cube):
-            result["axes"], result["pairs"] = centre_stages((AxesStage(), PairsStage()), tables,
-                                                            cube, max_nodes)
-            cube = apply(cube, written(result["axes"] + result["pairs"]), N)
+            best = None
+            for axes, pairs in centre_stages((AxesStage(), PairsStage()), tables, cube, max_nodes):
+                after = apply(cube, written(axes + pairs), N)
+                mids = midge_stage.solve(after)
+                total = len(written(axes + pairs + mids))
+                if best is None or total < best[0]:
+                    best = (total, axes, pairs, mids, after)
+            _, result["axes"], result["pairs"], result["midges"], cube = best
         else:
             result["fixed"] = fixed_stage(cube)
             cube = apply(cube, written(result["fixed"]), N)
             result["tcentres"] = CentreCycles(tables["5x5-centre-cycles"]).solve(cube)
             cube = apply(cube, result["tcentres"], N)
-        result["midges"] = MidgeStage(tables["5x5-midge-cycles"]).solve(cube)
+            result["midges"] = midge_stage.solve(cube)
         cube = apply(cube, written(result["midges"]), N)
         check_done(cube)
         return result
@@ -115,20 +124,21 @@ def ida_solutions(stage, table, cube, max_nodes=None, count=1):
 
 
 def centre_stages(stages, tables, cube, max_nodes=None):
-    """(axes moves, pairs moves): of the cheapest solutions of both stages (CHOICES
-    each), the pair with the fewest turns + MIDGE_WEIGHT x midges left out of place."""
+    """[(axes moves, pairs moves)]: of the cheapest solutions of both stages (CHOICES
+    each), the MIDGE_TRIALS pairs with the fewest turns + MIDGE_WEIGHT x midges left
+    out of place, best first."""
     from .midges import dest, follow, wrong
     axes, pairs = stages
     d = dest(cube)
-    best = None
+    scored = []
     for a in ida_solutions(axes, tables[axes.table], cube, max_nodes, CHOICES):
         after = apply(cube, written(a), N)
         da = follow(d, a)
         for p in ida_solutions(pairs, tables[pairs.table], after, max_nodes, CHOICES):
             score = sum(cost(m) for m in a + p) + MIDGE_WEIGHT * wrong(follow(da, p))
-            if best is None or score < best[0]:
-                best = (score, a, p)
-    return best[1], best[2]
+            scored.append((score, len(scored), a, p))
+    scored.sort(key=lambda r: r[:2])
+    return [(a, p) for _, _, a, p in scored[:MIDGE_TRIALS]]
 
 
 def descend(stage, h, state, top):

@@ -88,6 +88,38 @@ def test_table_sizes_follow_their_derivations(tables_dir):
     assert len(open_records("5x5-midge-cycles")) == 12 * 11 * 10 // 3 * 4
 
 
+def test_every_midge_table_entry_does_its_cycle(tables_dir):
+    # a cube whose midges are the keyed 3-cycle away from their dedges (and nothing else
+    # out of place) is reduced by the entry's moves; the table on disk holds them all
+    table = open_records("5x5-midge-cycles")
+    built = midges.build_cycles()
+    assert len(built) == len(table) == 12 * 11 * 10 // 3 * 4
+    for key, found in built.items():
+        a, b, c = key // 576, key // 24 % 24, key % 24
+        d = list(range(24))
+        for x, y, z in ((a, b, c), (a ^ 1, b ^ 1, c ^ 1)):
+            d[x], d[y], d[z] = y, z, x                  # the piece at x belongs at y, ...
+        state = list(SOLVED)
+        for h in range(24):
+            state[midges.HALF_OF[h]] = SOLVED[midges.HALF_OF[d[h]]]
+        state = "".join(state)
+        assert midges.dest(state) == d
+        assert reduced(moves.apply(state, written(found), N))
+        assert midges.MidgeStage(table).cycle(a, b, c) == found
+
+
+def test_cheapest_setups_takes_the_cheapest_setup_of_each_cycle():
+    from cubebot.solver.solve5.edges import cheapest_setups, cycle_key
+    turn = "r"                                       # slots 0..4 turned one on: s -> s + 1
+    found = cheapest_setups([(7, (0, 1, 2), ["slow"]), (5, (0, 1, 2), ["fast"])], [turn],
+                            lambda m: [1, 2, 3, 4, 0], cycle_key, lambda m, setup: 2)
+    assert found[cycle_key(0, 1, 2)] == ([], ["fast"])
+    # one setup turn: the cycle seen before it, each slot one back
+    assert found[cycle_key(4, 0, 1)] == (["r"], ["fast"])
+    assert found[cycle_key(3, 4, 0)] == (["r", "r"], ["fast"])
+    assert len(found) == 5
+
+
 # ---------------------------------------------------------------- each stage alone
 
 
@@ -126,6 +158,26 @@ def test_the_midge_stage_alone_on_its_group(tables_dir, seed):
     cube = moves.apply(SOLVED, written(turns), N)
     solution = midges.MidgeStage(open_records("5x5-midge-cycles")).solve(cube)
     assert reduced(moves.apply(cube, written(solution), N))
+
+
+@pytest.mark.parametrize("seed", [12, 13])
+def test_phase_2_keeps_the_shortest_of_its_centre_trials(tables_dir, seed):
+    # each of the MIDGE_TRIALS centre solutions puts the centres home; the midge stage
+    # after each reduces the cube; phase 2 returns the shortest of them
+    solver = stages.MiddleSolver()
+    cube = solver.relabel(scrambled(seed))
+    tables = stages._tables()
+    tried = stages.centre_stages((tcentres.AxesStage(), tcentres.PairsStage()), tables, cube)
+    assert 1 <= len(tried) <= stages.MIDGE_TRIALS
+    totals = []
+    for axes, pairs in tried:
+        after = moves.apply(cube, written(axes + pairs), N)
+        mids = midges.MidgeStage(tables["5x5-midge-cycles"]).solve(after)
+        assert reduced(moves.apply(after, written(mids), N))
+        totals.append(len(written(axes + pairs + mids)))
+    found = solver.stages(cube)
+    assert len(written(found["axes"] + found["pairs"] + found["midges"])) <= min(totals)
+    check(cube, names(found["axes"] + found["pairs"] + found["midges"]))
 
 
 def test_descent_fallback_with_no_search_nodes(tables_dir):
