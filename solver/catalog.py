@@ -12,7 +12,8 @@ To add a table, append a TableSpec to SPECS. Builders are imported only when
 a table is built.
 
 NEEDS[N]: the other sizes whose tables the size-N solver reads too (the
-5x5x5 solver reduces its outer 4x4x4 part with the 4x4x4 solver), so
+5x5x5 solver reduces its outer 4x4x4 part with the 4x4x4 solver; the 6x6x6
+and 7x7x7 solvers solve a 4x4x4 or 5x5x5 view of the cube), so
 names(size=N) and `cubebot tables build --size N` include them.
 """
 
@@ -38,9 +39,11 @@ SPECS = [
     TableSpec("5x5-middle-axes", 5, "cubebot.solver.solve5.tcentres:build_axes", True),
     TableSpec("5x5-middle-pairs", 5, "cubebot.solver.solve5.tcentres:build_pairs", True),
     TableSpec("5x5-midge-cycles", 5, "cubebot.solver.solve5.midges:build", True),
+    TableSpec("6x6-cycles", 6, "cubebot.solver.big.cycles:build6", True),
+    TableSpec("7x7-cycles", 7, "cubebot.solver.big.cycles:build7", True),
 ]
 
-NEEDS = {5: (4,)}
+NEEDS = {5: (4,), 6: (4,), 7: (5, 4)}
 
 
 def spec(name):
