@@ -2,6 +2,8 @@
 
   view     the smaller cube seen through views.view_rows(n) solved whole by
            the 4x4x4 (even N) or 5x5x5 (odd N) solver, its moves lifted
+  slices   many centres outside the view home by steps W S W' that keep it
+           (slicebeam.SliceStage, a bounded beam search)
   parity   an odd wing orbit made even by one quarter turn of its slice
   centres  every centre orbit outside the view by table 3-cycles (stages.CentreStage)
   wings    every wing orbit outside the view by table 3-cycles (stages.WingStage)
@@ -17,10 +19,11 @@ from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES, face_index, is_solved
 from cubebot.solver.moves import apply, simplify
 from .cycles import orbits, table_name
+from .slicebeam import SliceStage
 from .stages import CentreStage, WingStage, wing_parity
 from .views import lift, slice_turns, view, view_rows
 
-STAGES = ("view", "parity", "centres", "wings")
+STAGES = ("view", "slices", "parity", "centres", "wings")
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -51,6 +54,7 @@ class Reducer(object):
         self.orbits = orbits(n)
         self.centres = CentreStage(n, table, self.orbits)
         self.wings = WingStage(n, table, self.orbits)
+        self.slices = SliceStage(n)
 
     def solve_view(self, cube, budget):
         """Stage 1: the lifted moves that solve the smaller cube's view."""
@@ -75,6 +79,8 @@ class Reducer(object):
         parts = [self.solve_view(state, budget)]
         cube = apply(state, parts[-1], n)
         colours = face_colours(cube, n)
+        parts.append(self.slices.solve(cube, colours))
+        cube = apply(cube, parts[-1], n)
         parts.append(self.parity(cube, colours))
         cube = apply(cube, parts[-1], n)
         parts.append(self.centres.solve(cube, colours))
