@@ -20,7 +20,9 @@ solve(state, metric, budget) is the engine entry point of cubebot.solver.api;
 solve_stages(state, budget) also returns the moves of each stage.
 """
 
-__all__ = ["solve", "solve_stages"]
+from cubebot.solver.big.reduce import STAGES, Result
+
+__all__ = ["STAGES", "Result", "solve", "solve_stages"]
 
 
 def solve(state, metric="obtm", budget=None):
