@@ -6,7 +6,8 @@ random moves), HTM and QTM. 3x3x3: 200 uniformly random states, default and
 interpreter included) through getrusage(RUSAGE_CHILDREN) in a wrapper
 process. Writes the "solver" section of docs/benchmarks.md.
 
-Usage: python bench/solver.py [--size 2..7] [--n2 1000] [--n3 200] [--n4 100] [--n5 100] [--n6 30] [--n7 30] [--budget 1.0] [--no-record]
+Usage: python bench/solver.py [--size 2..7] [--n2 1000] [--n3 200] [--n4 100] [--n5 100]
+                              [--n6 30] [--n7 30] [--budget 1.0] [--no-record]
 --size 4 runs bench/solver4.py (100 seeded random 4x4x4 states; its own section);
 --size 5 runs bench/solver5.py (100 seeded random 5x5x5 states; its own section);
 --size 6 and --size 7 run bench/solver_big.py (30 seeded random states each; sections solver-big-6/-7).
