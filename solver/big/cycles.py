@@ -117,36 +117,43 @@ def _outer():
     return [Move(f, 1, 1, t) for f in FACES for t in TURNS]
 
 
-def _pure_commutators(pairs, slots, n):
-    """{cycle key: ((a, b, c), written moves)}, the shortest of the commutators
-    [P, Q] (P, Q move lists) whose supports meet in one piece."""
+def _pure_commutators(pairs, orbit_slots, n):
+    """[{cycle key: ((a, b, c), written moves)} per orbit of orbit_slots]: the shortest of
+    the commutators [P, Q] (P, Q move lists) whose supports meet in one piece and that
+    are a pure 3-cycle of that orbit."""
     size = 6 * n * n
     perm_of = {}
+    orbit_of = dict((f, k) for k, slots in enumerate(orbit_slots) for piece in slots for f in piece)
 
     def perm(moves):
+        """(permutation, support) of a move list, cached."""
         key = tuple(moves)
         if key not in perm_of:
-            perm_of[key] = compose([permutation(m, n) for m in moves], size)
+            p = compose([permutation(m, n) for m in moves], size)
+            perm_of[key] = (p, _support(p))
         return perm_of[key]
-    piece = len(slots[0])
-    best = {}
+    best = [{} for _ in orbit_slots]
     for p, q in pairs:
-        pp, qq = perm(p), perm(q)
-        if len(_support(pp) & _support(qq)) != piece:
+        (pp, sp), (qq, sq) = perm(p), perm(q)
+        meet = sp & sq
+        if not meet or len(meet) > 2:
             continue
-        seq = p + q + invert(p) + invert(q)
-        cyc = pure_cycle(compose([pp, qq, perm(invert(p)), perm(invert(q))], size), slots)
+        k = orbit_of.get(next(iter(meet)))
+        if k is None or len(meet) != len(orbit_slots[k][0]):
+            continue
+        cyc = pure_cycle(compose([pp, qq, perm(invert(p))[0], perm(invert(q))[0]], size), orbit_slots[k])
         if cyc is None:
             continue
-        moves = _written(seq, n)
+        moves = _written(p + q + invert(p) + invert(q), n)
         key = cycle_key(*cyc)
-        if key not in best or len(moves) < len(best[key][1]):
-            best[key] = (cyc, moves)
+        if key not in best[k] or len(moves) < len(best[k][key][1]):
+            best[k][key] = (cyc, moves)
     return best
 
 
-def centre_bases(slots, n):
-    """Pure 3-cycles of one centre orbit from [a b a', Q] (see the module docstring)."""
+def centre_bases(orbit_slots, n):
+    """Pure 3-cycles of each centre orbit from [a b a', Q] (see the module docstring),
+    one enumeration for all of them: [{cycle key: ((a, b, c), moves)}]."""
     inner, outer = _slices(n), _outer()
 
     def pairs():
@@ -155,7 +162,7 @@ def centre_bases(slots, n):
                 if b.face != a.face:
                     for q in outer + inner:
                         yield [a, b, Move(a.face, a.first, a.last, 4 - a.turns)], [q]
-    return _pure_commutators(pairs(), slots, n)
+    return _pure_commutators(pairs(), orbit_slots, n)
 
 
 def wing_bases(k, slots, n):
@@ -168,7 +175,7 @@ def wing_bases(k, slots, n):
                 for y in outer:
                     if y.face != x.face:
                         yield [a], [x, y, Move(x.face, 1, 1, 4 - x.turns)]
-    return _pure_commutators(pairs(), slots, n)
+    return _pure_commutators(pairs(), [slots], n)[0]
 
 
 def slot_map(move, slots, n):
@@ -218,9 +225,12 @@ def conjugates(bases, slots, n):
 def all_cycles(n, progress=None):
     """{table key: moves} of every orbit outside the view."""
     cycles = {}
-    for index, (kind, label, slots) in enumerate(orbits(n)):
+    found_orbits = orbits(n)
+    centres = [slots for kind, _, slots in found_orbits if kind == "centre"]
+    centre_found = centre_bases(centres, n)
+    for index, (kind, label, slots) in enumerate(found_orbits):
         if kind == "centre":
-            bases = centre_bases(slots, n)
+            bases = centre_found[index]         # centre orbits come first
         else:
             bases = wing_bases(label, slots, n)
         found = conjugates(list(bases.values()), slots, n)
