@@ -6,7 +6,9 @@ A TableSpec says:
   builder   "module:function"; function(path, progress) writes the table
             file at `path` (atomically, deterministically) and returns
             nothing; progress(message) reports what it is doing
-  default   built by a plain `cubebot tables build`
+  default   built by a plain `cubebot tables build` (a size's own tables are
+            always in names(size=N), so `--size N` builds them either way:
+            the 8x8x8/9x9x9 tables are built only when asked for)
 
 To add a table, append a TableSpec to SPECS. Builders are imported only when
 a table is built.
@@ -41,9 +43,11 @@ SPECS = [
     TableSpec("5x5-midge-cycles", 5, "cubebot.solver.solve5.midges:build", True),
     TableSpec("6x6-cycles", 6, "cubebot.solver.big.cycles:build6", True),
     TableSpec("7x7-cycles", 7, "cubebot.solver.big.cycles:build7", True),
+    TableSpec("8x8-cycles", 8, "cubebot.solver.big.cycles:build8", False),
+    TableSpec("9x9-cycles", 9, "cubebot.solver.big.cycles:build9", False),
 ]
 
-NEEDS = {5: (4,), 6: (4,), 7: (5, 4)}
+NEEDS = {5: (4,), 6: (4,), 7: (5, 4), 8: (4,), 9: (5, 4)}
 
 
 def spec(name):
@@ -59,4 +63,4 @@ def names(size=None, default_only=True):
     in catalogue order."""
     sizes = None if size is None else (size,) + NEEDS.get(size, ())
     return [s.name for s in SPECS
-            if (sizes is None or s.size in sizes) and (s.default or not default_only)]
+            if (sizes is None or s.size in sizes) and (s.default or not default_only or s.size == size)]

@@ -268,6 +268,14 @@ def build7(path, progress=None):
     build_size(7, path, progress)
 
 
+def build8(path, progress=None):
+    build_size(8, path, progress)
+
+
+def build9(path, progress=None):
+    build_size(9, path, progress)
+
+
 def decode(value, n):
     """The moves of a table value."""
     moves_of = move_list(n)

@@ -254,3 +254,49 @@ def test_the_link_solves_a_7x7x7(tables_dir):
         {"id": 1, "cmd": "solve", "state": state})
     assert reply["ok"], reply
     check_solves(state, moves.parse(reply["result"]["moves"]))
+
+
+# ---------------------------------------------------------------- beyond 7
+
+@pytest.fixture(scope="module")
+def big_tables(tables_dir, tmp_path_factory):
+    """The tables folder with the 8x8x8 and 9x9x9 cycle tables built too (not default tables)."""
+    directory = str(tmp_path_factory.mktemp("tables89"))
+    _copy_tables(tables_dir, directory)
+    store.build(["8x8-cycles", "9x9-cycles"], directory=directory, progress=None)
+    assert store.verify(directory) == []
+    return directory
+
+
+def test_8x8x8_and_9x9x9_tables_are_asked_for_by_size_not_built_by_default():
+    assert "8x8-cycles" not in catalog.names() and "9x9-cycles" not in catalog.names()
+    assert "8x8-cycles" in catalog.names(size=8) and "9x9-cycles" in catalog.names(size=9)
+    assert set(catalog.names(size=5)) < set(catalog.names(size=9))
+
+
+@pytest.mark.parametrize("n", [8, 9])
+def test_views_of_8x8x8_and_9x9x9_turn_alike(n):
+    small = len(views.view_rows(n))
+    big = moves.apply(_solved(n), "3Rw U 4Fw' 2D R2 Bw", n)
+    for m in _all_turns(small):
+        assert views.view(moves.apply(big, [views.lift(m, n)], n), n) == moves.apply(
+            views.view(big, n), [m], small)
+
+
+def test_a_random_8x8x8_is_solved(big_tables):
+    n = 8
+    state = disguise(_scrambled(n, 81), seeded(181))
+    result = solve_stages(state, directory=big_tables)
+    check_solves(state, result.candidates[0])
+
+
+def test_the_cli_solves_a_9x9x9_from_a_file(big_tables, tmp_path):
+    n = 9
+    state = moves.apply(_solved(n), "4Rw U' 3Fw2 D 2L 5U", n)
+    path = tmp_path / "state.txt"
+    path.write_text(state + "\n")
+    proc = _cli(big_tables, ["solve", "--file", str(path)])
+    assert proc.returncode == 0, proc.stderr
+    check_solves(state, moves.parse(proc.stdout))
+    proc = _cli(big_tables, ["solve", "--size", "9", _solved(8)])
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
