@@ -22,7 +22,7 @@ Table: sorted records, key = orbit index x 24^3 + cycle key (3 bytes), value
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, invert, permutation, simplify
-from .views import centre_orbits, in_view, slice_turns, wing_orbits
+from .views import centre_orbits, in_view, wing_orbits, written
 
 N_SLOTS = 24                   # pieces in every orbit
 N_CYCLES = N_SLOTS * (N_SLOTS - 1) * (N_SLOTS - 2) // 3
@@ -73,14 +73,6 @@ def compose(perms, size):
     for p in perms:
         state = [state[i] for i in p]
     return state
-
-
-def _written(moves, n):
-    """Outer and wide turns for a list that may hold inner slices."""
-    result = []
-    for m in moves:
-        result += slice_turns(m.face, m.first, m.turns, n) if m.first > 1 else [m]
-    return simplify(result)
 
 
 def _support(perm):
@@ -144,7 +136,7 @@ def _pure_commutators(pairs, orbit_slots, n):
         cyc = pure_cycle(compose([pp, qq, perm(invert(p))[0], perm(invert(q))[0]], size), orbit_slots[k])
         if cyc is None:
             continue
-        moves = _written(p + q + invert(p) + invert(q), n)
+        moves = written(p + q + invert(p) + invert(q), n)
         key = cycle_key(*cyc)
         if key not in best[k] or len(moves) < len(best[k][key][1]):
             best[k][key] = (cyc, moves)

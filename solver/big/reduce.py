@@ -18,9 +18,10 @@ from cubebot.solver import catalog, store
 from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES, face_index, is_solved
 from cubebot.solver.moves import apply, simplify
+from cubebot.solver.solve4.model import permutation_parity as wing_parity
 from .cycles import orbits, table_name
 from .slicebeam import SliceStage
-from .stages import CentreStage, WingStage, wing_parity
+from .stages import CentreStage, WingStage
 from .views import lift, slice_turns, view, view_rows
 
 STAGES = ("view", "slices", "parity", "centres", "wings")

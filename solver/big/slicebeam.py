@@ -18,7 +18,7 @@ step is only kept when it gains about as much as the cycles would for it.
 
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, permutation, simplify
-from .views import slice_turns, view_rows
+from .views import view_rows, written
 
 WIDTH = 4                      # cubes kept per step
 WEIGHT = 2.0                   # moves charged per facelet outside the view not yet home
@@ -34,13 +34,6 @@ def outside(n):
     return [i for i in range(6 * nn) if not ((i % nn) // n in rows and i % n in rows)]
 
 
-def _written(seq, n):
-    result = []
-    for m in seq:
-        result += slice_turns(m.face, m.first, m.turns, n) if m.first > 1 else [m]
-    return simplify(result)
-
-
 def steps(n):
     """[(written moves, permutation of the outside facelets)]: each distinct W S W'
     (W none or an outer/wide turn up to half the cube, S a slice outside the view),
@@ -54,7 +47,7 @@ def steps(n):
     for w in turns:
         for s in slices:
             seq = [s] if w is None else [w, s, Move(w.face, 1, w.last, 4 - w.turns)]
-            moves = _written(seq, n)
+            moves = written(seq, n)
             state = list(range(6 * n * n))
             for m in moves:
                 p = permutation(m, n)

@@ -16,7 +16,7 @@ permutation, even after the parity stage, so 3-cycles finish it.
 
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
-from cubebot.solver.moves import apply, simplify
+from cubebot.solver.moves import apply, permutation, simplify
 from .cycles import N_SLOTS, cycle_key, decode, setup_moves, slot_map, table_name
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
@@ -27,21 +27,6 @@ def added(solution, moves):
     """How many moves `moves` adds after `solution` once merged with its last TAIL moves."""
     tail = solution[-TAIL:]
     return len(simplify(tail + moves)) - len(tail)
-
-
-def wing_parity(dest):
-    """Parity (0 even, 1 odd) of a permutation given as a list."""
-    seen = [False] * len(dest)
-    odd = 0
-    for s in range(len(dest)):
-        length = 0
-        while not seen[s]:
-            seen[s] = True
-            s = dest[s]
-            length += 1
-        if length:
-            odd ^= (length - 1) & 1
-    return odd
 
 
 class _CycleStage(object):
@@ -120,7 +105,6 @@ def orientation(slots, n):
     maps, flips = [], []
     for m in setup_moves(n):
         mp = slot_map(m, slots, n)
-        from cubebot.solver.moves import permutation
         perm = permutation(m, n)
         maps.append(mp)
         # 1 where the first facelet of slot s lands on the second facelet of mp[s]

@@ -17,8 +17,8 @@ Orbits (the pieces that moves can exchange):
 """
 
 from cubebot.solver.cubies import edge_wings
-from cubebot.solver.facelets import FACES, face_index
-from cubebot.solver.moves import Move
+from cubebot.solver.facelets import FACES, OPPOSITE, face_index
+from cubebot.solver.moves import Move, simplify
 
 SMALL_EVEN = 4                 # an even cube is seen as a 4x4x4
 SMALL_ODD = 5                  # an odd cube as a 5x5x5
@@ -86,7 +86,14 @@ def in_view(orbit_rows, n):
 def slice_turns(face, layer, turns, n):
     """An inner slice (one layer, 2..N-1 from `face`) as two wide turns of at most
     (N+1)//2 layers, written from the nearer side."""
-    from cubebot.solver.facelets import OPPOSITE
     if layer > (n + 1) // 2:
         face, layer, turns = OPPOSITE[face], n + 1 - layer, 4 - turns
     return [Move(face, 1, layer, turns), Move(face, 1, layer - 1, 4 - turns)]
+
+
+def written(moves, n):
+    """Outer and wide turns for a list that may hold inner slices (one layer, 2..N-1)."""
+    result = []
+    for m in moves:
+        result += slice_turns(m.face, m.first, m.turns, n) if m.first > 1 else [m]
+    return simplify(result)
