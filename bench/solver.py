@@ -6,9 +6,11 @@ random moves), HTM and QTM. 3x3x3: 200 uniformly random states, default and
 interpreter included) through getrusage(RUSAGE_CHILDREN) in a wrapper
 process. Writes the "solver" section of docs/benchmarks.md.
 
-Usage: python bench/solver.py [--size 2|3|4|5] [--n2 1000] [--n3 200] [--n4 100] [--n5 100] [--budget 1.0] [--no-record]
+Usage: python bench/solver.py [--size 2..7] [--n2 1000] [--n3 200] [--n4 100] [--n5 100]
+                              [--n6 30] [--n7 30] [--budget 1.0] [--no-record]
 --size 4 runs bench/solver4.py (100 seeded random 4x4x4 states; its own section);
---size 5 runs bench/solver5.py (100 seeded random 5x5x5 states; its own section).
+--size 5 runs bench/solver5.py (100 seeded random 5x5x5 states; its own section);
+--size 6 and --size 7 run bench/solver_big.py (30 seeded random states each; sections solver-big-6/-7).
 """
 
 import argparse
@@ -146,7 +148,16 @@ def bench_5(args, lines):
     return ["5x5x5: see the solver5 section (bench/solver5.py, {} states)".format(args.n5)]
 
 
-SIZES = {2: bench_2, 3: bench_3, 4: bench_4, 5: bench_5}
+def bench_big(args, lines):
+    """The 6x6x6/7x7x7 run of bench/solver_big.py (it records its own "solver-big-N" section)."""
+    from bench import solver_big
+    count = getattr(args, "n%d" % args.size)
+    solver_big.run(args.size, count, solver_big.RSS_STATES, not args.no_record)
+    return ["{0}x{0}x{0}: see the solver-big-{0} section (bench/solver_big.py, {1} states)".format(
+        args.size, count)]
+
+
+SIZES = {2: bench_2, 3: bench_3, 4: bench_4, 5: bench_5, 6: bench_big, 7: bench_big}
 DEFAULT_SIZES = (2, 3)          # a run without --size; the 4x4x4 run takes many minutes
 
 
@@ -157,6 +168,8 @@ def main():
     parser.add_argument("--n3", type=int, default=200)
     parser.add_argument("--n4", type=int, default=100)
     parser.add_argument("--n5", type=int, default=100)
+    parser.add_argument("--n6", type=int, default=30)
+    parser.add_argument("--n7", type=int, default=30)
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()

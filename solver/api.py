@@ -30,7 +30,8 @@ Solution = namedtuple("Solution", ["moves", "length", "metric", "seconds", "cand
 # size -> engine module (imported on first use). Sizes 4.. are added by their engines.
 # The one registry of solvable sizes: the CLI's --size choices come from it.
 ENGINES = {2: "cubebot.solver.solve2", 3: "cubebot.solver.solve3", 4: "cubebot.solver.solve4",
-           5: "cubebot.solver.solve5"}
+           5: "cubebot.solver.solve5", 6: "cubebot.solver.big", 7: "cubebot.solver.big",
+           8: "cubebot.solver.big", 9: "cubebot.solver.big"}
 MAX_BUDGET_S = 600.0          # the longest search budget a caller may ask for (seconds)
 
 

@@ -6,13 +6,16 @@ A TableSpec says:
   builder   "module:function"; function(path, progress) writes the table
             file at `path` (atomically, deterministically) and returns
             nothing; progress(message) reports what it is doing
-  default   built by a plain `cubebot tables build`
+  default   built by a plain `cubebot tables build` (a size's own tables are
+            always in names(size=N), so `--size N` builds them either way:
+            the 8x8x8/9x9x9 tables are built only when asked for)
 
 To add a table, append a TableSpec to SPECS. Builders are imported only when
 a table is built.
 
 NEEDS[N]: the other sizes whose tables the size-N solver reads too (the
-5x5x5 solver reduces its outer 4x4x4 part with the 4x4x4 solver), so
+5x5x5 solver reduces its outer 4x4x4 part with the 4x4x4 solver; the 6x6x6
+and 7x7x7 solvers solve a 4x4x4 or 5x5x5 view of the cube), so
 names(size=N) and `cubebot tables build --size N` include them.
 """
 
@@ -38,9 +41,13 @@ SPECS = [
     TableSpec("5x5-middle-axes", 5, "cubebot.solver.solve5.tcentres:build_axes", True),
     TableSpec("5x5-middle-pairs", 5, "cubebot.solver.solve5.tcentres:build_pairs", True),
     TableSpec("5x5-midge-cycles", 5, "cubebot.solver.solve5.midges:build", True),
+    TableSpec("6x6-cycles", 6, "cubebot.solver.big.cycles:build6", True),
+    TableSpec("7x7-cycles", 7, "cubebot.solver.big.cycles:build7", True),
+    TableSpec("8x8-cycles", 8, "cubebot.solver.big.cycles:build8", False),
+    TableSpec("9x9-cycles", 9, "cubebot.solver.big.cycles:build9", False),
 ]
 
-NEEDS = {5: (4,)}
+NEEDS = {5: (4,), 6: (4,), 7: (5, 4), 8: (4,), 9: (5, 4)}
 
 
 def spec(name):
@@ -56,4 +63,4 @@ def names(size=None, default_only=True):
     in catalogue order."""
     sizes = None if size is None else (size,) + NEEDS.get(size, ())
     return [s.name for s in SPECS
-            if (sizes is None or s.size in sizes) and (s.default or not default_only)]
+            if (sizes is None or s.size in sizes) and (s.default or not default_only or s.size == size)]

@@ -18,7 +18,7 @@ from cubebot.solver.errors import InvalidCube
 FACES = "URFDLB"
 OPPOSITE = {"U": "D", "D": "U", "R": "L", "L": "R", "F": "B", "B": "F"}
 MIN_SIZE = 2
-MAX_SIZE = 7
+MAX_SIZE = 9                  # the 8x8x8 and 9x9x9 are solved by solver/big too (docs/solver-big.md)
 
 # Outward normal of each face, in the (x, y, z) frame above.
 NORMALS = {

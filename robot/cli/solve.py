@@ -1,8 +1,9 @@
-"""`cubebot solve STATE|- [--size N] [--metric htm|qtm] [--budget S] [--json]`.
+"""`cubebot solve STATE|-|--file FILE [--size N] [--metric htm|qtm] [--budget S] [--json]`.
 
 Prints the moves on one line, or "already solved" for a solved cube (with
 --json, {"moves": [...], "length": L, "metric": ..., "seconds": t}). STATE
-`-` reads the state from stdin. `--batch FILE` (FILE may be `-` for stdin)
+`-` reads the state from stdin, `--file FILE` from a file (its first line
+that is not blank or a # comment: a 7x7x7 state is 294 symbols long). `--batch FILE` (FILE may be `-` for stdin)
 reads one state per line and prints one JSON line per state, in order;
 blank lines and lines starting with `#` are skipped; a bad state gives
 {"state": ..., "error": "..."} and the batch goes on. A batch with no state
@@ -43,6 +44,8 @@ def register(subparsers):
                              "the views of its 3x3x3 finish within S s, default all six; at most {:g})".format(
                                  _max_budget_s()))
     parser.add_argument("--json", action="store_true", help="print a JSON object")
+    parser.add_argument("--file", metavar="FILE", default=None,
+                        help="read the state from FILE (its first line that is not blank or a # comment)")
     parser.add_argument("--batch", metavar="FILE", default=None,
                         help="solve one state per line of FILE (- for stdin), JSON lines out; "
                              "# starts a comment line")
@@ -124,26 +127,32 @@ def run_batch(args):
     return 0
 
 
-def _stdin_state():
-    """The state read from stdin for `solve -`: its first line that is not blank or a comment."""
+def _read_state(path):
+    """The state read for `solve -` (stdin) or `--file FILE`: the first line that is not
+    blank or a comment."""
     from cubebot.robot.cli.main import UsageError
-    text = read_text("-", "state from stdin", MAX_LINE_BYTES * 4)
+    where = "stdin" if path == "-" else "file " + path
+    text = read_text(path, "state from", MAX_LINE_BYTES * 4)
     for line in text.splitlines():
         line = line.strip()
         if line and not line.startswith(COMMENT):
             return line
-    raise UsageError("no cube state on stdin")
+    raise UsageError("no cube state in {}".format(where))
 
 
 def run(args):
     from cubebot.robot.cli.main import UsageError
+    given = [x for x in (args.state, args.file, args.batch) if x is not None]
+    if len(given) > 1:
+        raise UsageError("give one of STATE, --file FILE or --batch FILE")
     if args.batch is not None:
-        if args.state is not None:
-            raise UsageError("give either STATE or --batch FILE, not both")
         return run_batch(args)
-    if args.state is None:
-        raise UsageError("give a STATE to solve (or --batch FILE)")
-    state = _stdin_state() if args.state == "-" else args.state
+    if not given:
+        raise UsageError("give a STATE to solve (or --file FILE, or --batch FILE)")
+    if args.file is not None:
+        state = _read_state(args.file)
+    else:
+        state = _read_state("-") if args.state == "-" else args.state
     from cubebot.solver.api import solve
     solution = solve(state, size=args.size, metric=args.metric, budget=args.budget)
     if args.json:

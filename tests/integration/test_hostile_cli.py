@@ -109,7 +109,7 @@ def _hostile_values(action, files):
         return ["in9", "x" * 5000, ""]
     if action.type in (int, float):              # a bare type: no range; this must fail the walk
         return ["inf", "nan", "1e309", "9" * 400, "-1"]
-    if action.dest in ("config", "profile"):
+    if action.dest in ("config", "profile", "file"):        # files read whole (solve --file: a state)
         return [files[k] for k in ("missing", "folder", "binary", "utf16", "nan", "huge", "digits", "deep")]
     assert action.dest in UNCHECKED_OPTIONS, "option {} has no rule".format(action.option_strings)
     return []
@@ -172,9 +172,10 @@ def test_every_option_of_every_command_refuses_hostile_values(files, capsys, mon
 
 
 def _a_size_without_a_solver():
+    """A size with no solver: one the model takes, or else the first it does not."""
     from cubebot.solver.api import solvable_sizes
     from cubebot.solver.facelets import MAX_SIZE
-    return [n for n in range(2, MAX_SIZE + 1) if n not in solvable_sizes()][0]
+    return ([n for n in range(2, MAX_SIZE + 1) if n not in solvable_sizes()] + [MAX_SIZE + 1])[0]
 
 
 @pytest.mark.parametrize("argv_of", [
@@ -272,7 +273,7 @@ ROWS = [
     ["diag", "--sim", "--unplug", "outA"],
     ["solve", "--batch", "{empty}"],
     ["solve", "--size", str(MAX_SIZE + 1), SOLVED3],
-    ["solve", "--size", "6", solved(6)],
+    ["solve", "--size", "6", solved(7)],            # 6 has a solver: a 7x7x7 given as 6
     ["tables"],
     ["scramble", "--size", "100000"],
     ["serve", "--port", "/dev/null", "--sim", "--size", "4"],

@@ -63,7 +63,7 @@ def test_defacto_of_several_samples_ignores_wild_channels():
     (json.dumps({"format": "cubebot-scan", "version": 1, "size": 3, "readings": [[[1, 2, 3]]] * 53}),
      "needs 54 facelets"),
     (json.dumps({"format": "cubebot-scan", "version": 2, "size": 3, "readings": []}), "version"),
-    (json.dumps({"format": "cubebot-scan", "version": 1, "size": 9, "readings": []}), "size"),
+    (json.dumps({"format": "cubebot-scan", "version": 1, "size": 10, "readings": []}), "size"),
     (json.dumps({"format": "cubebot-scan", "version": 1, "size": 3, "readings": [[]] * 54}),
      "holds no reading"),
     (json.dumps({"format": "other"}), "unknown scan format"),

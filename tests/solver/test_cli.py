@@ -51,7 +51,7 @@ def exit_code(argv):
 
 def test_bad_input_is_one_line_and_exit_2(capsys):
     for argv in (["solve", "UUU"], ["solve"], ["solve", KNOWN, "--metric", "xtm"],
-                 ["solve", "--batch", "/nonexistent/file"], ["scramble", "--size", "8"]):
+                 ["solve", "--batch", "/nonexistent/file"], ["scramble", "--size", "10"]):
         assert exit_code(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err, argv

@@ -51,7 +51,7 @@ def test_ping_and_status(dispatcher):
     ({"id": 6, "cmd": "solve", "state": 12}, "bad_request", "'state' must be a string", 6),
     ({"id": 7, "cmd": "run", "size": "3"}, "bad_request", "'size' must be an integer", 7),
     ({"id": 8, "cmd": "run", "size": 3.0}, "bad_request", "'size' must be an integer", 8),
-    ({"id": 9, "cmd": "run", "size": 99}, "bad_request", "out of range 2..7", 9),
+    ({"id": 9, "cmd": "run", "size": 99}, "bad_request", "out of range 2..9", 9),
     ({"id": 10, "cmd": "run", "seed": -1}, "bad_request", "'seed' = -1 is out of range", 10),
     ({"id": 11, "cmd": "ping", "file": "/etc/passwd"}, "bad_request", "unknown field 'file'", 11),
     ({"id": 12, "cmd": "solve", "state": "UUU"}, "invalid_cube", "54", 12),

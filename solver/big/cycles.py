@@ -1,0 +1,279 @@
+"""Pure 3-cycles of the orbits outside the view, and the table NxN-cycles.
+
+For every orbit of an NxNxN cube (N >= 6) that the smaller-cube view leaves
+out (views.centre_orbits, views.wing_orbits) and every 3-cycle of its 24
+slots (a -> b -> c: N_CYCLES = 24 x 23 x 22 / 3 = 4,048 per orbit), a short
+move sequence that does exactly that and moves nothing else of the cube.
+
+The build enumerates commutators and keeps the pure 3-cycles:
+  centres  [a b a', Q]: a an inner slice, b an outer turn, Q an outer turn or
+           an inner slice
+  wings    [A, X Y X']: A a quarter or half turn of the orbit's slice, X and Y
+           outer turns
+then reaches every other cycle by conjugation S C S' in a cheapest-first
+search over setups S (outer and wide turns, each costing 2). Only pairs of
+supports that meet in one piece are composed, so the build stays quick.
+Slices are written as two wide turns (views.slice_turns).
+
+Table: sorted records, key = orbit index x 24^3 + cycle key (3 bytes), value
+= the moves, one byte each (index + 1 into `move_list(n)`).
+"""
+
+from cubebot.solver.errors import TableError
+from cubebot.solver.facelets import FACES
+from cubebot.solver.moves import Move, invert, permutation, simplify
+from .views import centre_orbits, in_view, wing_orbits, written
+
+N_SLOTS = 24                   # pieces in every orbit
+N_CYCLES = N_SLOTS * (N_SLOTS - 1) * (N_SLOTS - 2) // 3
+KEY_WIDTH = 3                  # orbit * 24^3 + cycle key < 2 ** 24
+MAX_CYCLE_MOVES = 40           # one byte per move
+BYTE = 256
+SETUP_COST = 2                 # a setup move is written twice (S C S')
+TURNS = (1, 2, 3)
+
+
+def table_name(n):
+    return "{0}x{0}-cycles".format(n)
+
+
+def orbits(n):
+    """[(kind, label, slots)] of the orbits outside the view, centres first; slots
+    are tuples of facelets (one for a centre, two for a wing)."""
+    result = []
+    for (i, j), facelets in centre_orbits(n):
+        if not in_view((i, j), n):
+            result.append(("centre", (i, j), tuple((f,) for f in facelets)))
+    for k, pairs in wing_orbits(n):
+        if not in_view((k,), n):
+            result.append(("wing", k, pairs))
+    return result
+
+
+def move_list(n):
+    """The moves a table value may hold: outer and wide turns of 1..(N+1)//2 layers."""
+    return [Move(f, 1, d, t) for f in FACES for d in range(1, (n + 1) // 2 + 1) for t in TURNS]
+
+
+def setup_moves(n):
+    """Setup moves of the conjugation search: outer and wide turns up to half the cube."""
+    return [Move(f, 1, d, t) for f in FACES for d in range(1, n // 2 + 1) for t in TURNS]
+
+
+def cycle_key(a, b, c):
+    """The key of the cycle a -> b -> c, written from its smallest slot."""
+    while a > b or a > c:
+        a, b, c = b, c, a
+    return (a * N_SLOTS + b) * N_SLOTS + c
+
+
+def compose(perms, size):
+    """The facelet permutation of moves applied in order (new[i] = old[p[i]])."""
+    state = list(range(size))
+    for p in perms:
+        state = [state[i] for i in p]
+    return state
+
+
+def _support(perm):
+    return frozenset(i for i, p in enumerate(perm) if p != i)
+
+
+def pure_cycle(perm, slots):
+    """(a, b, c) if the permutation moves exactly three pieces of `slots`, as a
+    3-cycle (the piece at a goes to b), and nothing else; else None."""
+    moved = [i for i, p in enumerate(perm) if p != i]
+    if len(moved) != 3 * len(slots[0]):
+        return None
+    slot_of = dict((f, s) for s, piece in enumerate(slots) for f in piece)
+    if any(f not in slot_of for f in moved):
+        return None
+    found = sorted(set(slot_of[f] for f in moved))
+    if len(found) != 3:
+        return None
+    goes = {}
+    for i in moved:
+        goes[perm[i]] = i          # the facelet at perm[i] moves to i
+    to = dict((s, slot_of[goes[slots[s][0]]]) for s in found)
+    a = found[0]
+    b = to[a]
+    return (a, b, to[b])
+
+
+def _slices(n, layers=None):
+    layers = range(2, n) if layers is None else layers
+    return [Move(f, d, d, t) for f in FACES for d in layers for t in TURNS]
+
+
+def _outer():
+    return [Move(f, 1, 1, t) for f in FACES for t in TURNS]
+
+
+def _pure_commutators(pairs, orbit_slots, n):
+    """[{cycle key: ((a, b, c), written moves)} per orbit of orbit_slots]: the shortest of
+    the commutators [P, Q] (P, Q move lists) whose supports meet in one piece and that
+    are a pure 3-cycle of that orbit."""
+    size = 6 * n * n
+    perm_of = {}
+    orbit_of = dict((f, k) for k, slots in enumerate(orbit_slots) for piece in slots for f in piece)
+
+    def perm(moves):
+        """(permutation, support) of a move list, cached."""
+        key = tuple(moves)
+        if key not in perm_of:
+            p = compose([permutation(m, n) for m in moves], size)
+            perm_of[key] = (p, _support(p))
+        return perm_of[key]
+    best = [{} for _ in orbit_slots]
+    for p, q in pairs:
+        (pp, sp), (qq, sq) = perm(p), perm(q)
+        meet = sp & sq
+        if not meet or len(meet) > 2:
+            continue
+        k = orbit_of.get(next(iter(meet)))
+        if k is None or len(meet) != len(orbit_slots[k][0]):
+            continue
+        cyc = pure_cycle(compose([pp, qq, perm(invert(p))[0], perm(invert(q))[0]], size), orbit_slots[k])
+        if cyc is None:
+            continue
+        moves = written(p + q + invert(p) + invert(q), n)
+        key = cycle_key(*cyc)
+        if key not in best[k] or len(moves) < len(best[k][key][1]):
+            best[k][key] = (cyc, moves)
+    return best
+
+
+def centre_bases(orbit_slots, n):
+    """Pure 3-cycles of each centre orbit from [a b a', Q] (see the module docstring),
+    one enumeration for all of them: [{cycle key: ((a, b, c), moves)}]."""
+    inner, outer = _slices(n), _outer()
+
+    def pairs():
+        for a in inner:
+            for b in outer:
+                if b.face != a.face:
+                    for q in outer + inner:
+                        yield [a, b, Move(a.face, a.first, a.last, 4 - a.turns)], [q]
+    return _pure_commutators(pairs(), orbit_slots, n)
+
+
+def wing_bases(k, slots, n):
+    """Pure 3-cycles of wing orbit k from [A, X Y X'] (see the module docstring)."""
+    outer = _outer()
+
+    def pairs():
+        for a in _slices(n, (k + 1,)):
+            for x in outer:
+                for y in outer:
+                    if y.face != x.face:
+                        yield [a], [x, y, Move(x.face, 1, 1, 4 - x.turns)]
+    return _pure_commutators(pairs(), [slots], n)[0]
+
+
+def slot_map(move, slots, n):
+    """m[s]: the slot the piece at slot s goes to under `move`."""
+    perm = permutation(move, n)
+    goes = [0] * len(perm)
+    for i, p in enumerate(perm):
+        goes[p] = i
+    slot_of = dict((f, s) for s, piece in enumerate(slots) for f in piece)
+    return tuple(slot_of[goes[piece[0]]] for piece in slots)
+
+
+def conjugates(bases, slots, n):
+    """{cycle key: moves}: the bases conjugated by setups (S C S'), cheapest first."""
+    backs = []
+    for m in setup_moves(n):
+        mp = slot_map(m, slots, n)
+        back = [0] * len(mp)
+        for s, t in enumerate(mp):
+            back[t] = s
+        backs.append((m, back))
+    best = {}
+    for cyc, moves in bases:
+        key = cycle_key(*cyc)
+        if key not in best or len(moves) < best[key][0]:
+            best[key] = (len(moves), cyc, [], moves)
+    by_cost = {}
+    for key, entry in best.items():
+        by_cost.setdefault(entry[0], []).append(key)
+    cost = min(by_cost) if by_cost else 0
+    while by_cost:
+        for key in by_cost.pop(cost, []):
+            c0, (a, b, c), setup, moves = best[key]
+            if c0 != cost:
+                continue
+            for m, back in backs:
+                cyc = (back[a], back[b], back[c])
+                k = cycle_key(*cyc)
+                if k not in best or best[k][0] > cost + SETUP_COST:
+                    best[k] = (cost + SETUP_COST, cyc, [m] + setup, moves)
+                    by_cost.setdefault(cost + SETUP_COST, []).append(k)
+        cost += 1
+    return dict((key, simplify(setup + moves + invert(setup)))
+                for key, (_, _, setup, moves) in best.items())
+
+
+def all_cycles(n, progress=None):
+    """{table key: moves} of every orbit outside the view."""
+    cycles = {}
+    found_orbits = orbits(n)
+    centres = [slots for kind, _, slots in found_orbits if kind == "centre"]
+    centre_found = centre_bases(centres, n)
+    for index, (kind, label, slots) in enumerate(found_orbits):
+        if kind == "centre":
+            bases = centre_found[index]         # centre orbits come first
+        else:
+            bases = wing_bases(label, slots, n)
+        found = conjugates(list(bases.values()), slots, n)
+        if progress:
+            progress("{} orbit {}: {} commutators, {} of {} 3-cycles".format(
+                kind, label, len(bases), len(found), N_CYCLES))
+        if len(found) != N_CYCLES:
+            raise TableError("{} orbit {} of the {}x{}x{}: only {} of {} 3-cycles found".format(
+                kind, label, n, n, n, len(found), N_CYCLES))
+        for key, moves in found.items():
+            cycles[index * N_SLOTS ** 3 + key] = moves
+    return cycles
+
+
+def build_size(n, path, progress=None):
+    """Write the table NxN-cycles."""
+    from cubebot.solver.tables import write_records
+    index = dict((m, i + 1) for i, m in enumerate(move_list(n)))
+    items = []
+    for key, moves in all_cycles(n, progress).items():
+        if len(moves) > MAX_CYCLE_MOVES:
+            raise TableError("a cycle of {} moves does not fit the table".format(len(moves)))
+        value = 0
+        for m in moves:
+            value = value * BYTE + index[m]
+        items.append((key, value))
+    write_records(path, items, KEY_WIDTH, MAX_CYCLE_MOVES)
+
+
+def build6(path, progress=None):
+    build_size(6, path, progress)
+
+
+def build7(path, progress=None):
+    build_size(7, path, progress)
+
+
+def build8(path, progress=None):
+    build_size(8, path, progress)
+
+
+def build9(path, progress=None):
+    build_size(9, path, progress)
+
+
+def decode(value, n):
+    """The moves of a table value."""
+    moves_of = move_list(n)
+    moves = []
+    while value:
+        value, i = divmod(value, BYTE)
+        moves.append(moves_of[i - 1])
+    moves.reverse()
+    return moves

@@ -1,0 +1,178 @@
+"""The cycle stages: the centre and wing orbits outside the view, by table 3-cycles.
+
+Both are greedy: each step takes the 3-cycle with the fewest moves per piece
+it puts home (moves counted after merging with the solution's last TAIL
+moves). A table cycle moves nothing but its three pieces, so what is home
+stays home and the view stays solved; each step puts at least one piece home,
+so a stage ends within 2 x 24 steps per orbit.
+
+Centre pieces of one colour are alike: a centre orbit is solved when each of
+its facelets shows its face's colour. Wings are told apart by colours and
+hand: a wing cannot be flipped in its slot, so which way round it shows its
+colours at a slot is fixed by geometry (`orientation`, computed from the
+move maps); each slot then needs one wing and the wings of an orbit form a
+permutation, even after the parity stage, so 3-cycles finish it.
+"""
+
+from cubebot.solver.errors import InvalidCube, TableError
+from cubebot.solver.facelets import FACES
+from cubebot.solver.moves import apply, permutation, simplify
+from .cycles import N_SLOTS, cycle_key, decode, setup_moves, slot_map, table_name
+
+TAIL = 4                       # moves of the solution so far that a next cycle may cancel
+CHOICES = 40                   # 3-cycles of the best gain compared by length, per step
+
+
+def added(solution, moves):
+    """How many moves `moves` adds after `solution` once merged with its last TAIL moves."""
+    tail = solution[-TAIL:]
+    return len(simplify(tail + moves)) - len(tail)
+
+
+class _CycleStage(object):
+    def __init__(self, n, table, orbits):
+        self.n = n
+        self.table = table
+        self.orbits = orbits
+
+    def cycle(self, index, a, b, c):
+        value = self.table.get(index * N_SLOTS ** 3 + cycle_key(a, b, c))
+        if value is None:
+            raise TableError("table {} has no cycle {}->{}->{} of orbit {}: run `cubebot tables "
+                             "build --size {}`".format(table_name(self.n), a, b, c, index, self.n))
+        return decode(value, self.n)
+
+    def _run(self, cube, kind, step):
+        """Apply greedy steps to each orbit of `kind` until step returns None."""
+        solution = []
+        for index, (k, _, slots) in enumerate(self.orbits):
+            if k != kind:
+                continue
+            for _ in range(2 * N_SLOTS):
+                moves = step(cube, index, slots, solution)
+                if moves is None:
+                    break
+                solution = simplify(solution + moves)
+                cube = apply(cube, moves, self.n)
+            else:
+                raise TableError("orbit {} was not solved in {} cycles: table {} is wrong".format(
+                    index, 2 * N_SLOTS, table_name(self.n)))
+        return solution
+
+    def _best(self, index, tiers, solution):
+        best = None
+        for net, cycles in tiers.items():
+            for cyc in cycles:
+                moves = self.cycle(index, *cyc)
+                cost = added(solution, moves)
+                if best is None or cost * best[0] < best[1] * net:
+                    best = (net, cost, moves)
+        return best[2]
+
+
+class CentreStage(_CycleStage):
+    """Solves the centre orbits outside the view."""
+
+    def solve(self, cube, colours):
+        """Moves after which every centre orbit outside the view shows its faces' colours."""
+        n = self.n
+
+        def step(cube, index, slots, solution):
+            face = [colours[FACES[s[0] // (n * n)]] for s in slots]
+            shown = [cube[s[0]] for s in slots]
+            wrong = [s for s in range(N_SLOTS) if shown[s] != face[s]]
+            if not wrong:
+                return None
+            tiers = {}
+            for a in wrong:
+                for b in wrong:
+                    if b == a or shown[a] != face[b]:
+                        continue
+                    for c in range(N_SLOTS):       # c may be a solved slot (two wrong left)
+                        if c == a or c == b:
+                            continue
+                        net = 1 + (shown[b] == face[c]) + (shown[c] == face[a]) - (shown[c] == face[c])
+                        if net > 0:
+                            tier = tiers.setdefault(net, [])
+                            if len(tier) < CHOICES:
+                                tier.append((a, b, c))
+            return self._best(index, tiers, solution)
+        return self._run(cube, "centre", step)
+
+
+def orientation(slots, n):
+    """orient[h][s]: 1 if the wing of home slot h shows its colours swapped at slot s."""
+    maps, flips = [], []
+    for m in setup_moves(n):
+        mp = slot_map(m, slots, n)
+        perm = permutation(m, n)
+        maps.append(mp)
+        # 1 where the first facelet of slot s lands on the second facelet of mp[s]
+        flips.append([0 if perm[slots[mp[s]][0]] == slots[s][0] else 1 for s in range(N_SLOTS)])
+    table = []
+    for h in range(N_SLOTS):
+        seen = {h: 0}
+        stack = [h]
+        while stack:
+            s = stack.pop()
+            for mp, fl in zip(maps, flips):
+                t, o = mp[s], seen[s] ^ fl[s]
+                if t not in seen:
+                    seen[t] = o
+                    stack.append(t)
+                elif seen[t] != o:
+                    raise AssertionError("a wing's orientation is not fixed by its slot")
+        table.append(tuple(seen.get(s, 0) for s in range(N_SLOTS)))
+    return tuple(table)
+
+
+class WingStage(_CycleStage):
+    """Puts the wing orbits outside the view home."""
+
+    def __init__(self, n, table, orbits):
+        _CycleStage.__init__(self, n, table, orbits)
+        self._orient = {}
+
+    def dest(self, cube, index, colours):
+        """dest[s]: the slot the wing now at s belongs at."""
+        n = self.n
+        slots = self.orbits[index][2]
+        if index not in self._orient:
+            self._orient[index] = orientation(slots, n)
+        orient = self._orient[index]
+        homes = {}
+        for h, (p, q) in enumerate(slots):
+            pair = (colours[FACES[p // (n * n)]], colours[FACES[q // (n * n)]])
+            for s in range(N_SLOTS):
+                shown = pair[::-1] if orient[h][s] else pair
+                homes[(shown, s)] = h
+        result = []
+        for s, (p, q) in enumerate(slots):
+            h = homes.get(((cube[p], cube[q]), s))
+            if h is None:
+                raise InvalidCube("the wing at {},{} shows {}{}: no wing of this cube shows "
+                                  "that there".format(p, q, cube[p], cube[q]))
+            result.append(h)
+        if len(set(result)) != N_SLOTS:
+            raise InvalidCube("a wing of the {0}x{0}x{0} is on the cube twice".format(n))
+        return result
+
+    def solve(self, cube, colours):
+        """Moves after which every wing orbit outside the view is home (each orbit even)."""
+
+        def step(cube, index, slots, solution):
+            dest = self.dest(cube, index, colours)
+            wrong = [s for s in range(N_SLOTS) if dest[s] != s]
+            if not wrong:
+                return None
+            tiers = {}
+            for a in wrong:
+                b = dest[a]
+                for c in wrong:
+                    if c != a and c != b:
+                        placed = 1 + (dest[b] == c) + (dest[c] == a)
+                        tier = tiers.setdefault(placed, [])
+                        if len(tier) < CHOICES:
+                            tier.append((a, b, c))
+            return self._best(index, tiers, solution)
+        return self._run(cube, "wing", step)

@@ -1,0 +1,302 @@
+"""The 6x6x6 and 7x7x7 solver (solver/big): views and orbits against the cube model,
+table cycles, solutions applied back, parity, near-solved cubes, the CLI, scans, the link."""
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from contextlib import redirect_stdout
+
+import pytest
+
+from cubebot.solver import api, catalog, facelets, moves, scramble, store
+from cubebot.solver.big import cycles, reduce, slicebeam, solve_stages, views
+from cubebot.solver.errors import TableError
+from cubebot.solver.moves import Move
+from .cubes import check_solves, disguise, seeded
+
+SIZES = (6, 7)
+REAL_SCANS = os.path.join(os.path.dirname(__file__), "..", "data", "real-scans")
+
+
+def _solved(n):
+    return facelets.solved(n)
+
+
+def _scrambled(n, seed):
+    return scramble.random_state(n, seeded(seed))
+
+
+def _all_turns(n):
+    return [Move(f, 1, d, t) for f in facelets.FACES for d in range(1, n) for t in (1, 2, 3)]
+
+
+# ---------------------------------------------------------------- views and orbits
+
+@pytest.mark.parametrize("n", SIZES)
+def test_every_small_turn_lifts_to_a_big_turn_that_turns_the_view_alike(n):
+    small = len(views.view_rows(n))
+    big = _scrambled(n, 60 + n)
+    view = views.view(big, n)
+    for m in _all_turns(small):
+        assert views.view(moves.apply(big, [views.lift(m, n)], n), n) == moves.apply(view, [m], small)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_every_big_turn_is_a_small_turn_on_the_view_and_slices_outside_leave_it(n):
+    rows = views.view_rows(n)
+    big = _scrambled(n, 70 + n)
+    view = views.view(big, n)
+    images = set(moves.apply(view, [m], len(rows)) for m in _all_turns(len(rows))) | {view}
+    for m in _all_turns(n):
+        assert views.view(moves.apply(big, [m], n), n) in images
+    for layer in range(2, n):
+        s = Move("R", layer, layer, 1)
+        unchanged = views.view(moves.apply(big, [s], n), n) == view
+        assert unchanged == (layer - 1 not in rows)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_orbits_partition_the_pieces_and_every_turn_keeps_them(n):
+    centres = views.centre_orbits(n)
+    cells = [f for _, slots in centres for f in slots]
+    nn = n * n
+    inner = [i for i in range(6 * nn) if 0 < (i % nn) // n < n - 1 and 0 < i % n < n - 1]
+    fixed = 6 if n % 2 else 0
+    assert sorted(cells) == sorted(set(cells)) and len(cells) == len(inner) - fixed
+    wings = views.wing_orbits(n)
+    assert len(wings) == (n - 2) // 2 and all(len(slots) == 24 for _, slots in wings)
+    for m in _all_turns(n):
+        perm = moves.permutation(m, n)
+        goes = dict((p, i) for i, p in enumerate(perm))
+        for _, slots in centres:
+            assert set(goes[f] for f in slots) == set(slots)
+        for _, slots in wings:
+            firsts = set(goes[p] for p, _ in slots) | set(goes[q] for _, q in slots)
+            assert firsts == set(f for pair in slots for f in pair)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_slice_steps_keep_the_view(n):
+    big = _scrambled(n, 80 + n)
+    for written, _ in slicebeam.steps(n)[::25]:
+        assert all(m.first == 1 and m.last <= (n + 1) // 2 for m in written)
+        assert views.view(moves.apply(big, written, n), n) == views.view(big, n)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_table_cycles_are_pure_three_cycles(tables_dir, n):
+    red = reduce.Reducer(n)
+    rng = seeded(90 + n)
+    size = 6 * n * n
+    for index, (kind, label, slots) in enumerate(red.orbits):
+        for _ in range(8):
+            a, b, c = rng.sample(range(cycles.N_SLOTS), 3)
+            seq = red.centres.cycle(index, a, b, c)
+            perm = cycles.compose([moves.permutation(m, n) for m in seq], size)
+            assert cycles.pure_cycle(perm, slots) in ((a, b, c), (b, c, a), (c, a, b)), (kind, label)
+
+
+# ---------------------------------------------------------------- solving
+
+@pytest.mark.parametrize("n, seed", [(6, 61), (6, 62), (7, 71)])
+def test_seeded_random_states_are_solved(tables_dir, n, seed):
+    state = disguise(_scrambled(n, seed), seeded(seed + 100))
+    solution = api.solve(state, metric="obtm")
+    check_solves(state, solution.moves)
+    assert all(m.first == 1 and m.last < n for m in solution.moves)      # outer and wide turns
+    assert solution.length == moves.count(solution.moves, "obtm")
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_solved_cube_needs_no_moves(tables_dir, n):
+    assert api.solve(_solved(n)).moves == []
+
+
+@pytest.mark.parametrize("n, turns", [(6, "3Rw U' 2Fw2 D"), (7, "4Rw U' 3Fw2 D"), (7, "R U F'")])
+def test_states_a_few_moves_from_solved(tables_dir, n, turns):
+    state = moves.apply(_solved(n), turns, n)
+    result = solve_stages(state)
+    check_solves(state, result.candidates[0])
+
+
+@pytest.mark.parametrize("n, turn", [(6, "3R"), (6, "3Rw Rw'"), (7, "3R"), (7, "3R 3U'")])
+def test_wing_parity_cases(tables_dir, n, turn):
+    # a quarter turn of a slice outside the view: the view is solved, one wing orbit odd
+    # (the slice stage before it may change the parity; the parity stage reads it after)
+    state = moves.apply(_solved(n), turn, n)
+    red = reduce.Reducer(n)
+    colours = reduce.face_colours(state, n)
+    result = red.solve(state)
+    assert result.stages["view"] == []
+    after = moves.apply(state, result.stages["slices"], n)
+    dests = [red.wings.dest(after, i, colours) for i, o in enumerate(red.orbits) if o[0] == "wing"]
+    odd = [reduce.wing_parity(d) for d in dests]
+    assert len(result.stages["parity"]) == 2 * sum(odd)
+    after = moves.apply(after, result.stages["parity"], n)
+    assert not any(reduce.wing_parity(red.wings.dest(after, i, colours))
+                   for i, o in enumerate(red.orbits) if o[0] == "wing")
+    check_solves(state, result.candidates[0])
+
+
+def test_odd_wing_orbit_after_the_view_is_made_even(tables_dir):
+    # a single 2-cycle of wings outside the view cannot be done by 3-cycles: the parity stage
+    n = 6
+    state = moves.apply(_solved(n), "3R U2 3R' U2 3R", n)
+    check_solves(state, api.solve(state).moves)
+
+
+# ---------------------------------------------------------------- tables, CLI, scans, link
+
+def test_tables_are_catalogued_with_the_smaller_sizes_they_read():
+    assert "6x6-cycles" in catalog.names(size=6) and "7x7-cycles" in catalog.names(size=7)
+    assert set(catalog.names(size=4)) < set(catalog.names(size=6))
+    assert set(catalog.names(size=5)) | set(catalog.names(size=4)) < set(catalog.names(size=7))
+
+
+def _copy_tables(src, dst):
+    for name in os.listdir(src):
+        shutil.copy(os.path.join(src, name), os.path.join(dst, name))
+
+
+def _cli(directory, args, stdin=None):
+    env = dict(os.environ, CUBEBOT_TABLES=directory)
+    return subprocess.run([sys.executable, "-m", "cubebot"] + args, env=env, input=stdin,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_cli_reads_a_long_state_from_a_file_and_from_stdin(tables_dir, tmp_path, n):
+    state = moves.apply(_solved(n), "Rw U 3Fw' R2 D'", n)
+    path = tmp_path / "state.txt"
+    path.write_text("# a {0}x{0}x{0}\n{1}\n".format(n, state))
+    proc = _cli(tables_dir, ["solve", "--file", str(path)])
+    assert proc.returncode == 0, proc.stderr
+    check_solves(state, moves.parse(proc.stdout))
+    proc = _cli(tables_dir, ["solve", "--json", "-"], stdin=state + "\n")
+    assert proc.returncode == 0, proc.stderr
+    check_solves(state, moves.parse(json.loads(proc.stdout)["moves"]))
+
+
+def test_the_cli_batch_solves_6x6x6_and_7x7x7_and_scrambles(tables_dir):
+    lines = []
+    for n in SIZES:
+        proc = _cli(tables_dir, ["scramble", "--size", str(n), "--seed", "5", "--json"])
+        assert proc.returncode == 0, proc.stderr
+        lines.append(json.loads(proc.stdout)["state"])
+    proc = _cli(tables_dir, ["solve", "--batch", "-"], stdin="\n".join(lines + ["UUU"]) + "\n")
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    for state, obj in zip(lines, out):
+        check_solves(state, moves.parse(obj["moves"]))
+    assert "error" in out[2]
+
+
+@pytest.mark.parametrize("bad", ["x" * 216, "U" * 215, "URFDLB" * 35 + "UUURRR"])
+def test_a_bad_long_state_is_one_line_and_exit_2(tables_dir, bad):
+    proc = _cli(tables_dir, ["solve", bad])
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_missing_cycle_table_and_a_missing_smaller_table_are_named(tables_dir, tmp_path):
+    _copy_tables(tables_dir, str(tmp_path))
+    state = moves.apply(_solved(7), "3Rw U", 7)
+    for name in ("7x7-cycles", "5x5-wing-cycles", "4x4-slice"):
+        path = store.table_path(name, str(tmp_path))
+        keep = path + ".keep"
+        os.rename(path, keep)
+        proc = _cli(str(tmp_path), ["solve", state])
+        os.rename(keep, path)
+        assert proc.returncode == 2, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and name in proc.stderr
+        assert "--size 7" in proc.stderr
+    with open(store.table_path("7x7-cycles", str(tmp_path)), "r+b") as f:
+        f.truncate(100)
+    with pytest.raises(TableError):
+        reduce.Reducer(7, str(tmp_path))
+
+
+@pytest.mark.parametrize("name", ["rubiks-cube-tracker-6x6x6-random-01.json",
+                                  "rubiks-cube-tracker-7x7x7-random-01.json"])
+def test_a_real_scan_through_colors_then_solved(tables_dir, name):
+    from cubebot.robot.cli.main import main as cli
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli(["colors", os.path.join(REAL_SCANS, name)]) == 0
+    resolved = out.getvalue().strip()
+    check_solves(resolved, api.solve(resolved).moves)
+
+
+def test_a_simulated_6x6x6_scan_through_colors_then_solved(tables_dir, tmp_path):
+    from cubebot.robot.cli.main import main as cli
+    from cubebot.robot.colour.scanfile import dump_scan
+    from tests.robot.colors_support import same_cube, scan_of
+    n = 6
+    state = _scrambled(n, 73)
+    path = tmp_path / "scan.json"
+    path.write_text(json.dumps(dump_scan(scan_of(state, n, 5, "low"), n)))
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli(["colors", str(path)]) == 0
+    resolved = out.getvalue().strip()
+    assert same_cube(resolved, state)
+    check_solves(resolved, api.solve(resolved, size=n).moves)
+
+
+def test_the_link_solves_a_7x7x7(tables_dir):
+    from cubebot.robot.link.protocol import Dispatcher
+    from cubebot.robot.job.service import RobotService
+    state = moves.apply(_solved(7), "3Rw U2 Fw' 3Dw R", 7)
+    reply = Dispatcher(RobotService(make_robot=None), "test").handle(
+        {"id": 1, "cmd": "solve", "state": state})
+    assert reply["ok"], reply
+    check_solves(state, moves.parse(reply["result"]["moves"]))
+
+
+# ---------------------------------------------------------------- beyond 7
+
+@pytest.fixture(scope="module")
+def big_tables(tables_dir, tmp_path_factory):
+    """The tables folder with the 8x8x8 and 9x9x9 cycle tables built too (not default tables)."""
+    directory = str(tmp_path_factory.mktemp("tables89"))
+    _copy_tables(tables_dir, directory)
+    store.build(["8x8-cycles", "9x9-cycles"], directory=directory, progress=None)
+    assert store.verify(directory) == []
+    return directory
+
+
+def test_8x8x8_and_9x9x9_tables_are_asked_for_by_size_not_built_by_default():
+    assert "8x8-cycles" not in catalog.names() and "9x9-cycles" not in catalog.names()
+    assert "8x8-cycles" in catalog.names(size=8) and "9x9-cycles" in catalog.names(size=9)
+    assert set(catalog.names(size=5)) < set(catalog.names(size=9))
+
+
+@pytest.mark.parametrize("n", [8, 9])
+def test_views_of_8x8x8_and_9x9x9_turn_alike(n):
+    small = len(views.view_rows(n))
+    big = moves.apply(_solved(n), "3Rw U 4Fw' 2D R2 Bw", n)
+    for m in _all_turns(small):
+        assert views.view(moves.apply(big, [views.lift(m, n)], n), n) == moves.apply(
+            views.view(big, n), [m], small)
+
+
+def test_a_random_8x8x8_is_solved(big_tables):
+    n = 8
+    state = disguise(_scrambled(n, 81), seeded(181))
+    result = solve_stages(state, directory=big_tables)
+    check_solves(state, result.candidates[0])
+
+
+def test_the_cli_solves_a_9x9x9_from_a_file(big_tables, tmp_path):
+    n = 9
+    state = moves.apply(_solved(n), "4Rw U' 3Fw2 D 2L 5U", n)
+    path = tmp_path / "state.txt"
+    path.write_text(state + "\n")
+    proc = _cli(big_tables, ["solve", "--file", str(path)])
+    assert proc.returncode == 0, proc.stderr
+    check_solves(state, moves.parse(proc.stdout))
+    proc = _cli(big_tables, ["solve", "--size", "9", _solved(8)])
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
