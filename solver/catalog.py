@@ -38,6 +38,7 @@ SPECS = [
     TableSpec("5x5-middle-axes", 5, "cubebot.solver.solve5.tcentres:build_axes", True),
     TableSpec("5x5-middle-pairs", 5, "cubebot.solver.solve5.tcentres:build_pairs", True),
     TableSpec("5x5-midge-cycles", 5, "cubebot.solver.solve5.midges:build", True),
+    TableSpec("5x5-tpair-sets", 5, "cubebot.solver.solve5.tsets:build", True),
 ]
 
 NEEDS = {5: (4,)}

@@ -6,8 +6,8 @@ Stages (see docs/solver5.md):
            tredge's wings paired, no 4x4x4 parity
   tpairs   every T-pair (two T-centres across a fixed centre) one colour,
            by conjugated slices W S W' that keep the 4x4x4 part
-           (tpairs.TPairStage, a bounded beam search), so that phase 2 takes
-           its quick way
+           (tpairs.TPairStage, a bounded beam search guided by the table
+           5x5-tpair-sets), so that phase 2 takes its quick way
   align    (stand-in only) the X-centres turned onto their fixed centres
            (outer4.align, at most two pairs of opposite wide turns)
   middle   phase 2: the T-centres and fixed centres with the X-centres, every
@@ -98,6 +98,7 @@ class Reducer(object):
                                      name, path))
         self.centres = CentreCycles(store.open_records(CENTRE_TABLE, directory))
         self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
+        self.tpairs = TPairStage.opened(directory)
 
     def middle(self, cube):
         """Stages tpairs, align and middle: (tpairs moves, align moves, middle
@@ -107,7 +108,7 @@ class Reducer(object):
         T-centre home and pairs every wing with its midge by table 3-cycles
         (bounded)."""
         if solve_middle is not None:
-            pairs = TPairStage().solve(cube) or []
+            pairs = self.tpairs.solve(cube) or []
             cube = apply(cube, pairs, N)
             return pairs, [], parse(" ".join(solve_middle(cube)))
         turn = align(cube)
