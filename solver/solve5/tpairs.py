@@ -34,6 +34,8 @@ TRIES = ((GUIDED, 60, 0.65), (GUIDED, 240, 0.65), (COUNTED, 60, 4.0), (COUNTED, 
                                # (ranking, beam width, written turns a unit of it is taken to
                                # cost), tried in turn until one joins the pairs
 MAX_STEPS = 40
+CHOICES = 8                    # solutions handed to the pipeline, which keeps the one phase 2 ends soonest after
+SLACK = 2                      # written turns above the cheapest a handed-on solution may cost
 RECENT = 4                     # steps whose states the beam does not take again
 
 
@@ -63,20 +65,29 @@ class TPairStage(object):
             dense.close()
 
     def solve(self, cube):
+        """The cheapest solution found ([] when no pair is split), or None."""
+        found = self.solutions(cube, 1)
+        return found[0] if found else None
+
+    def solutions(self, cube, limit=CHOICES):
+        """Up to `limit` solutions, cheapest first: those of the first beam step that
+        joins every pair, within SLACK written turns of its cheapest (so the next
+        stage can pick among them); [[]] when no pair is split, [] if none is found."""
         start = "".join(cube[f] for f in T_CENTRES)
         if not split(start):
-            return []
+            return [[]]
         for ranking, width, weight in TRIES:
             if ranking == GUIDED and self.table is None:
                 continue
             score = self.table.total if ranking == GUIDED else split
-            found = self._beam(start, width, weight, score)
-            if found is not None:
-                return written(found)
-        return None
+            found = self._beam(start, width, weight, score, limit)
+            if found:
+                return [written(moves) for moves in found]
+        return []
 
-    def _beam(self, start, width, weight, score):
-        """Phase-2 moves (slices unwritten) that join every pair, or None.
+    def _beam(self, start, width, weight, score, limit):
+        """Up to `limit` phase-2 move lists (slices unwritten) that join every pair,
+        cheapest first, or None.
 
         score(colours) is 0 exactly when every pair is one colour. Only the
         beam keeps its paths, and a state met in the last RECENT steps is not
@@ -97,10 +108,11 @@ class TPairStage(object):
                         found[after] = (key, spent + turns, b, k, left)
             if not found:
                 return None
-            done = [item for item in found.items() if not item[1][4]]
+            done = sorted((spent, colours, b, k) for colours, (_, spent, b, k, left) in found.items()
+                          if not left)
             if done:
-                _, (_, _, b, k, _) = min(done, key=lambda item: (item[1][1], item[0]))
-                return beam[b][2] + self.steps[k][0]
+                return [beam[b][2] + self.steps[k][0] for spent, _, b, k in done[:limit]
+                        if spent <= done[0][0] + SLACK]
             ranked = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
             recent = (recent + [set(found)])[-RECENT:]
             beam = [(cost, colours, beam[b][2] + self.steps[k][0])
