@@ -104,20 +104,21 @@ class Reducer(object):
         self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
         self.tpairs = TPairStage.opened(directory)
 
-    def middle(self, cube):
+    def middle(self, cube, before=()):
         """Stages tpairs, align and middle: (tpairs moves, align moves, middle
         moves). Phase 2 proper (middle.solve_middle) reads the colours off the
         X-centres, so it needs no align, and is quick when every T-pair is one
         colour (tpairs.TPairStage): it runs after each of the T-pair stage's
         cheapest solutions (tpairs.CHOICES), and the pair with the fewest turns
-        together (merged where they meet) is kept. The stand-in aligns, then puts every
+        together, merged where they meet each other and `before` (phase 1's
+        moves), is kept. The stand-in aligns, then puts every
         T-centre home and pairs every wing with its midge by table 3-cycles
         (bounded)."""
         if solve_middle is not None:
             best = None
             for pairs in self.tpairs.solutions(cube) or [[]]:
                 rest = parse(" ".join(solve_middle(apply(cube, pairs, N))))
-                turns = count(shortest(pairs + rest), "obtm")
+                turns = count(shortest(list(before) + pairs + rest), "obtm")
                 if best is None or turns < best[0]:
                     best = (turns, pairs, rest)
             return best[1], [], best[2]
@@ -132,7 +133,7 @@ class Reducer(object):
         cube = label(state)
         parts = [reduce_outer(cube, self.directory)[0]]
         cube = apply(cube, parts[-1], N)
-        parts.extend(self.middle(cube))
+        parts.extend(self.middle(cube, parts[0]))
         cube = apply(cube, parts[-3] + parts[-2] + parts[-1], N)
         reduction = [m for part in parts for m in part]
         finishes = solve3.solve(to_3x3(cube), budget=FINISH_BUDGET_S if budget is None else budget)
