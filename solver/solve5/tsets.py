@@ -139,12 +139,9 @@ class TSetTable(object):
             self.cost[key] = values[rank(combo)]
         self.marks = [str.maketrans(dict((g, "1" if g == f else "0") for g in FACES)) for f in FACES]
 
-    def costs(self, colours):
-        """Each colour's cost, for the 24 T-centre colours (letters URFDLB) in slot order."""
-        cost = self.cost
-        return [cost[int(colours.translate(mark), 2)] for mark in self.marks]
-
     def total(self, colours):
-        """The sum of the six colours' costs (0 exactly when every T-pair is one colour)."""
+        """The sum of the six colours' costs (0 exactly when every T-pair is one colour),
+        for the 24 T-centre colours (letters URFDLB, four of each: reduce.label checks
+        that) in slot order."""
         cost = self.cost
         return sum(cost[int(colours.translate(mark), 2)] for mark in self.marks)
