@@ -16,8 +16,9 @@ The search is a beam (at most MAX_STEPS steps) guided by the table
 5x5-tpair-sets (tsets): a cube's score is its written turns + a weight x
 the sum over its six colours of each colour's exact cost to two whole
 T-pairs. A beam can get stuck, so TRIES lists the beams tried in turn: the
-table-guided one, a wider one, then (the earlier design, no table) beams
-ranked by the number of split pairs. Only the 24 T-centre colours are
+table-guided one (weight 0.65), a wider one, then (the earlier design, no
+table) beams ranked by the number of split pairs; the solutions of one more
+guided beam (EXTRA: weight 1.0) are pooled with them. Only the 24 T-centre colours are
 followed. Each beam is bounded (MAX_STEPS x width x 135 cubes); solve
 returns None if none finds anything, and phase 2 then solves the split
 pairs its slower way.
@@ -33,6 +34,7 @@ COUNTED = "split"              # a beam ranking cubes by their split pairs (no t
 TRIES = ((GUIDED, 60, 0.65), (GUIDED, 240, 0.65), (COUNTED, 60, 4.0), (COUNTED, 240, 4.0))
                                # (ranking, beam width, written turns a unit of it is taken to
                                # cost), tried in turn until one joins the pairs
+EXTRA = ((GUIDED, 60, 1.0),)   # beams run besides, their solutions pooled with those of TRIES
 MAX_STEPS = 40
 CHOICES = 8                    # solutions handed to the pipeline, which keeps the one phase 2 ends soonest after
 SLACK = 2                      # written turns above the cheapest a handed-on solution may cost
@@ -70,20 +72,28 @@ class TPairStage(object):
         return found[0] if found else None
 
     def solutions(self, cube, limit=CHOICES):
-        """Up to `limit` solutions, cheapest first: those of the first beam step that
-        joins every pair, within SLACK written turns of its cheapest (so the next
-        stage can pick among them); [[]] when no pair is split, [] if none is found."""
+        """Solutions, shortest first: of the first beam of TRIES that finds any and
+        of each EXTRA beam, up to `limit` each from the first step that joins
+        every pair, within SLACK written turns of its cheapest (so the next stage
+        can pick among them); [[]] when no pair is split, [] if none is found."""
         start = "".join(cube[f] for f in T_CENTRES)
         if not split(start):
             return [[]]
+        pooled = []
         for ranking, width, weight in TRIES:
-            if ranking == GUIDED and self.table is None:
-                continue
-            score = self.table.total if ranking == GUIDED else split
-            found = self._beam(start, width, weight, score, limit)
-            if found:
-                return [written(moves) for moves in found]
-        return []
+            pooled = self._run(start, ranking, width, weight, limit)
+            if pooled:
+                break
+        for ranking, width, weight in EXTRA:
+            pooled += [m for m in self._run(start, ranking, width, weight, limit) if m not in pooled]
+        return sorted((written(moves) for moves in pooled), key=len)
+
+    def _run(self, start, ranking, width, weight, limit):
+        """The solutions of one beam ([] if it finds none, or it needs the missing table)."""
+        if ranking == GUIDED and self.table is None:
+            return []
+        score = self.table.total if ranking == GUIDED else split
+        return self._beam(start, width, weight, score, limit) or []
 
     def _beam(self, start, width, weight, score, limit):
         """Up to `limit` phase-2 move lists (slices unwritten) that join every pair,
