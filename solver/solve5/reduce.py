@@ -6,8 +6,9 @@ Stages (see docs/solver5.md):
            tredge's wings paired, no 4x4x4 parity
   tpairs   every T-pair (two T-centres across a fixed centre) one colour,
            by conjugated slices W S W' that keep the 4x4x4 part
-           (tpairs.TPairStage, a bounded beam search), so that phase 2 takes
-           its quick way
+           (tpairs.TPairStage, a bounded beam search guided by the table
+           5x5-tpair-sets), so that phase 2 takes its quick way; of its
+           cheapest solutions, the one phase 2 ends soonest after is kept
   align    (stand-in only) the X-centres turned onto their fixed centres
            (outer4.align, at most two pairs of opposite wide turns)
   middle   phase 2: the T-centres and fixed centres with the X-centres, every
@@ -22,7 +23,9 @@ Stages (see docs/solver5.md):
            first solution of each of its six views, the shortest kept (with
            a budget, the views that fit in it): the same answer on any
            machine, and no forked child
-The whole solution is simplified (adjacent moves merged).
+The whole solution is simplified: adjacent moves merged, and each run of turns
+about one axis rewritten with the fewest turns (axisruns.shortest), which
+merges the stages where they meet.
 """
 
 import os
@@ -31,8 +34,9 @@ from collections import namedtuple
 from cubebot.solver import catalog, solve3, store
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
-from cubebot.solver.moves import Move, apply, count, parse, simplify
+from cubebot.solver.moves import Move, apply, count, parse
 from cubebot.solver.solve4.model import permutation_parity
+from .axisruns import shortest
 from .centrecycles import TABLE as CENTRE_TABLE, CentreCycles
 from .edges import TABLE as WING_TABLE, EdgeStage
 from .model import N, T_CENTRES, WINGS, X_CENTRES, colours
@@ -100,18 +104,26 @@ class Reducer(object):
                                      name, path))
         self.centres = CentreCycles(store.open_records(CENTRE_TABLE, directory))
         self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
+        self.tpairs = TPairStage.opened(directory)
 
-    def middle(self, cube):
+    def middle(self, cube, before=()):
         """Stages tpairs, align and middle: (tpairs moves, align moves, middle
         moves). Phase 2 proper (middle.solve_middle) reads the colours off the
         X-centres, so it needs no align, and is quick when every T-pair is one
-        colour (tpairs.TPairStage); the stand-in aligns, then puts every
+        colour (tpairs.TPairStage): it runs after each of the T-pair stage's
+        cheapest solutions (tpairs.CHOICES), and the pair with the fewest turns
+        together, merged where they meet each other and `before` (phase 1's
+        moves), is kept. The stand-in aligns, then puts every
         T-centre home and pairs every wing with its midge by table 3-cycles
         (bounded)."""
         if solve_middle is not None:
-            pairs = TPairStage().solve(cube) or []
-            cube = apply(cube, pairs, N)
-            return pairs, [], parse(" ".join(solve_middle(cube)))
+            best = None
+            for pairs in self.tpairs.solutions(cube) or [[]]:
+                rest = parse(" ".join(solve_middle(apply(cube, pairs, N))))
+                turns = count(shortest(list(before) + pairs + rest), "obtm")
+                if best is None or turns < best[0]:
+                    best = (turns, pairs, rest)
+            return best[1], [], best[2]
         turn = align(cube)
         cube = apply(cube, turn, N)
         parity = [PARITY_MOVE] if wing_parity(cube, self.edges.wings) else []
@@ -123,11 +135,11 @@ class Reducer(object):
         cube = label(state)
         parts = [reduce_outer(cube, self.directory)[0]]
         cube = apply(cube, parts[-1], N)
-        parts.extend(self.middle(cube))
+        parts.extend(self.middle(cube, parts[0]))
         cube = apply(cube, parts[-3] + parts[-2] + parts[-1], N)
         reduction = [m for part in parts for m in part]
         finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False)
-        candidates = [simplify(reduction + list(f)) for f in finishes]
+        candidates = [shortest(reduction + list(f)) for f in finishes]
         candidates.sort(key=lambda ms: count(ms, "obtm"))
         stage_moves = dict(zip(STAGES, parts + [list(min(finishes, key=len))]))
         return Result(candidates, stage_moves, 0)

@@ -10,56 +10,35 @@ A conjugated slice W S W' (W a wide turn, S a middle slice) leaves the 4x4x4
 part exactly as it was (S never touches it, W' undoes W there) but moves
 T-centres across pairs. `TPairStage.solve` finds a sequence of those (4
 written turns each: W, the slice as two turns, W'), of middle slices (2) and
-outer turns (1) after which no pair is split: a beam search (at most
-MAX_STEPS steps; a state's score is its written turns + a weight x its
-split pairs; a beam can get stuck, so TRIES lists the (width, weight) tried
-in turn). Only the 24 T-centre colours are followed. It returns None if neither beam finds
-anything; phase 2 then solves the split pairs its slower way.
+outer turns (1) after which no pair is split (the steps: tsets.steps).
+
+The search is a beam (at most MAX_STEPS steps) guided by the table
+5x5-tpair-sets (tsets): a cube's score is its written turns + a weight x
+the sum over its six colours of each colour's exact cost to two whole
+T-pairs. A beam can get stuck, so TRIES lists the beams tried in turn: the
+table-guided one (weight 0.65), a wider one, then (the earlier design, no
+table) beams ranked by the number of split pairs; the solutions of one more
+guided beam (EXTRA: weight 1.0) are pooled with them. Only the 24 T-centre colours are
+followed. Each beam is bounded (MAX_STEPS x width x 135 cubes); solve
+returns None if none finds anything, and phase 2 then solves the split
+pairs its slower way.
 """
 
-from cubebot.solver.facelets import FACES, OPPOSITE
-from cubebot.solver.moves import Move
-from .slices import MIDDLE, OUTER, SLICE_FACES, SLICES, TURNS, cost, written
-from .model import T_CENTRES, slot_perm
+from .slices import written
+from .model import T_CENTRES
 from .tcentres import PAIRS
+from .tsets import TABLE, TSetTable, steps
 
-WIDE = 2
-TRIES = ((60, 2.5), (60, 4.0), (240, 4.0))   # (beam width, written turns a split pair is
-                                             # taken to cost), tried in turn until one joins the pairs
+GUIDED = "table"               # a beam ranking cubes by the table (tsets.TSetTable.total)
+COUNTED = "split"              # a beam ranking cubes by their split pairs (no table)
+TRIES = ((GUIDED, 60, 0.65), (GUIDED, 240, 0.65), (COUNTED, 60, 4.0), (COUNTED, 240, 4.0))
+                               # (ranking, beam width, written turns a unit of it is taken to
+                               # cost), tried in turn until one joins the pairs
+EXTRA = ((GUIDED, 60, 1.0),)   # beams run besides, their solutions pooled with those of TRIES
 MAX_STEPS = 40
+CHOICES = 8                    # solutions handed to the pipeline, which keeps the one phase 2 ends soonest after
+SLACK = 2                      # written turns above the cheapest a handed-on solution may cost
 RECENT = 4                     # steps whose states the beam does not take again
-
-
-def _compose(moves):
-    """new[k] = old[p[k]] over the T-centre slots after `moves`."""
-    p = list(range(len(T_CENTRES)))
-    for m in moves:
-        q = slot_perm(m, T_CENTRES)
-        p = [p[q[k]] for k in range(len(p))]
-    return tuple(p)
-
-
-def _steps():
-    """(moves, written turns, T-centre permutation) of every step of the search:
-    outer turns, middle slices, and W S W' for W a wide turn, S a slice across it."""
-    steps = [[m] for m in OUTER + SLICES]
-    for f in FACES:
-        for t in TURNS:
-            for s in SLICE_FACES:
-                if s not in (f, OPPOSITE[f]):
-                    steps += [[Move(f, 1, WIDE, t), Move(s, MIDDLE, MIDDLE, u), Move(f, 1, WIDE, 4 - t)]
-                              for u in TURNS]
-    return [(moves, sum(cost(m) for m in moves), _compose(moves)) for moves in steps]
-
-
-_STEPS = []                    # _steps(), made once per process when first needed
-
-
-def steps():
-    """The search steps (see _steps), built on first use and kept."""
-    if not _STEPS:
-        _STEPS.extend(_steps())
-    return _STEPS
 
 
 def split(colours):
@@ -68,27 +47,62 @@ def split(colours):
 
 
 class TPairStage(object):
-    """solve(cube) -> written turns that leave every T-pair one colour, or None."""
+    """solve(cube) -> written turns that leave every T-pair one colour, or None.
 
-    def __init__(self):
+    table: a tsets.TSetTable (store.open_dense(tsets.TABLE) read whole), or None
+    for the beams by split pairs only."""
+
+    def __init__(self, table=None):
         self.steps = steps()
+        self.table = table
+
+    @classmethod
+    def opened(cls, directory=None):
+        """The stage with its table read from `directory` (TableError if it is missing or bad)."""
+        from cubebot.solver.store import open_dense
+        dense = open_dense(TABLE, directory)
+        try:
+            return cls(TSetTable(dense))
+        finally:
+            dense.close()
 
     def solve(self, cube):
+        """The cheapest solution found ([] when no pair is split), or None."""
+        found = self.solutions(cube, 1)
+        return found[0] if found else None
+
+    def solutions(self, cube, limit=CHOICES):
+        """Solutions, shortest first: of the first beam of TRIES that finds any and
+        of each EXTRA beam, up to `limit` each from the first step that joins
+        every pair, within SLACK written turns of its cheapest (so the next stage
+        can pick among them); [[]] when no pair is split, [] if none is found."""
         start = "".join(cube[f] for f in T_CENTRES)
         if not split(start):
+            return [[]]
+        pooled = []
+        for ranking, width, weight in TRIES:
+            pooled = self._run(start, ranking, width, weight, limit)
+            if pooled:
+                break
+        for ranking, width, weight in EXTRA:
+            pooled += [m for m in self._run(start, ranking, width, weight, limit) if m not in pooled]
+        return sorted((written(moves) for moves in pooled), key=len)
+
+    def _run(self, start, ranking, width, weight, limit):
+        """The solutions of one beam ([] if it finds none, or it needs the missing table)."""
+        if ranking == GUIDED and self.table is None:
             return []
-        for width, weight in TRIES:
-            found = self._beam(start, width, weight)
-            if found is not None:
-                return written(found)
-        return None
+        score = self.table.total if ranking == GUIDED else split
+        return self._beam(start, width, weight, score, limit) or []
 
-    def _beam(self, start, width, weight):
-        """Phase-2 moves (slices unwritten) that join every pair, or None.
+    def _beam(self, start, width, weight, score, limit):
+        """Up to `limit` phase-2 move lists (slices unwritten) that join every pair,
+        cheapest first, or None.
 
-        Only the beam keeps its paths, and a state met in the last RECENT
-        steps is not taken again (without that the beam circles; with every
-        step remembered it holds a million strings at width 240)."""
+        score(colours) is 0 exactly when every pair is one colour. Only the
+        beam keeps its paths, and a state met in the last RECENT steps is not
+        taken again (without that the beam circles; with every step
+        remembered it holds a million strings at width 240)."""
         beam = [(0, start, [])]
         recent = [set([start])]
         for _ in range(MAX_STEPS):
@@ -96,17 +110,21 @@ class TPairStage(object):
             for b, (spent, colours, _) in enumerate(beam):
                 for k, (_, turns, perm) in enumerate(self.steps):
                     after = "".join([colours[i] for i in perm])
-                    if after in found or any(after in r for r in recent):
+                    if any(after in r for r in recent):
                         continue
-                    found[after] = (spent + turns + weight * split(after), spent + turns, b, k)
+                    left = score(after)
+                    key = spent + turns + weight * left
+                    if after not in found or key < found[after][0]:
+                        found[after] = (key, spent + turns, b, k, left)
             if not found:
                 return None
-            ranked = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
-            done = [item for item in ranked if not split(item[0])]
+            done = sorted((spent, colours, b, k) for colours, (_, spent, b, k, left) in found.items()
+                          if not left)
             if done:
-                _, (_, _, b, k) = min(done, key=lambda item: (item[1][1], item[0]))
-                return beam[b][2] + self.steps[k][0]
+                return [beam[b][2] + self.steps[k][0] for spent, _, b, k in done[:limit]
+                        if spent <= done[0][0] + SLACK]
+            ranked = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
             recent = (recent + [set(found)])[-RECENT:]
             beam = [(cost, colours, beam[b][2] + self.steps[k][0])
-                    for colours, (_, cost, b, k) in ranked[:width]]
+                    for colours, (_, cost, b, k, _) in ranked[:width]]
         return None

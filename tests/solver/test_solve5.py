@@ -12,7 +12,7 @@ import pytest
 
 from cubebot.solver import api, catalog, facelets, moves, scramble, solve5, store
 from cubebot.solver.errors import InvalidCube, TableError
-from cubebot.solver.solve5 import centrecycles, edges, model, outer4, reduce
+from cubebot.solver.solve5 import centrecycles, edges, model, outer4, reduce, tsets
 from .cubes import check_solves, disguise, seeded
 
 N = 5
@@ -162,10 +162,11 @@ def _cli_solve(directory, state):
                           universal_newlines=True)
 
 
+@pytest.mark.parametrize("table", [edges.TABLE, tsets.TABLE])
 @pytest.mark.parametrize("damage", ["missing", "corrupt"])
-def test_a_bad_5x5x5_table_is_one_line_and_exit_2(tables_dir, tmp_path, damage):
+def test_a_bad_5x5x5_table_is_one_line_and_exit_2(tables_dir, tmp_path, damage, table):
     _copy_tables(tables_dir, str(tmp_path))
-    path = store.table_path(edges.TABLE, str(tmp_path))
+    path = store.table_path(table, str(tmp_path))
     if damage == "missing":
         os.remove(path)
     else:
@@ -175,7 +176,7 @@ def test_a_bad_5x5x5_table_is_one_line_and_exit_2(tables_dir, tmp_path, damage):
     proc = _cli_solve(str(tmp_path), state)
     assert proc.returncode == 2, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
-    assert edges.TABLE in proc.stderr
+    assert table in proc.stderr
     with pytest.raises(TableError):
         reduce.Reducer(str(tmp_path))
 

@@ -1,0 +1,147 @@
+"""The T-pair stage's moves and its table: where one colour's four T-centres are.
+
+Steps. The T-pair stage (tpairs.py) turns only what keeps the 4x4x4 part
+reduced: outer turns (1 written turn), middle slices (2: 3Rw Rw') and
+conjugated slices W S W' (W a wide turn, S a middle slice across it: 4),
+which leave the 4x4x4 part exactly as it was (S never touches it, W' undoes
+W there) but move T-centres across T-pairs. `steps()` lists them (135) with
+their written turns and their permutation of the 24 T-centre slots.
+
+Coordinate. A colour's four T-centres occupy a set of 4 of the 24 T slots:
+N_TSET = C(24, 4) = 10,626 sets, ranked colex (rank = C(a, 1) + C(b, 2) +
+C(c, 3) + C(d, 4) for slots a < b < c < d). Goal: the set is two whole
+T-pairs, C(12, 2) = 66 sets. The table 5x5-tpair-sets holds each set's
+exact cost to a goal set in written turns under the steps (the shared BFS
+builder with move costs), 4 bits an entry: 0-8 (the largest is 8).
+
+A cube's six colours each need at least their own cost, so the largest of
+the six is a lower bound; their sum, which counts a step once per colour it
+helps, is the estimate the stage's beam ranks cubes by (`TSetTable.total`).
+"""
+
+from itertools import combinations
+
+from cubebot.solver.coords import binomial
+from cubebot.solver.facelets import FACES, OPPOSITE
+from cubebot.solver.moves import Move
+from .model import T_CENTRES, slot_perm
+from .slices import MIDDLE, OUTER, SLICE_FACES, SLICES, TURNS, cost
+from .tcentres import PAIRS
+
+TABLE = "5x5-tpair-sets"
+WIDE = 2                       # layers of the wide turn W of a conjugated slice
+N_TSLOTS = len(T_CENTRES)      # 24 T-centre slots
+PER_COLOUR = 4                 # T-centres of each colour
+N_TSET = binomial(N_TSLOTS, PER_COLOUR)     # 10,626 sets of 4 slots
+N_GOALS = binomial(len(PAIRS), 2)           # 66 sets that are two whole T-pairs
+
+
+def _compose(moves):
+    """new[k] = old[p[k]] over the T-centre slots after `moves`."""
+    p = list(range(N_TSLOTS))
+    for m in moves:
+        q = slot_perm(m, T_CENTRES)
+        p = [p[q[k]] for k in range(len(p))]
+    return tuple(p)
+
+
+def _steps():
+    """(moves, written turns, T-centre permutation) of every step of the search:
+    outer turns, middle slices, and W S W' for W a wide turn, S a slice across it."""
+    steps = [[m] for m in OUTER + SLICES]
+    for f in FACES:
+        for t in TURNS:
+            for s in SLICE_FACES:
+                if s not in (f, OPPOSITE[f]):
+                    steps += [[Move(f, 1, WIDE, t), Move(s, MIDDLE, MIDDLE, u), Move(f, 1, WIDE, 4 - t)]
+                              for u in TURNS]
+    return [(moves, sum(cost(m) for m in moves), _compose(moves)) for moves in steps]
+
+
+_STEPS = []                    # _steps(), made once per process when first needed
+
+
+def steps():
+    """The search steps (see _steps), built on first use and kept."""
+    if not _STEPS:
+        _STEPS.extend(_steps())
+    return _STEPS
+
+
+def rank(slots):
+    """The colex rank of a set of 4 T slots (any order)."""
+    return sum(binomial(s, k + 1) for k, s in enumerate(sorted(slots)))
+
+
+def unrank(r):
+    """The 4 T slots (ascending) of rank r."""
+    slots = []
+    for k in range(PER_COLOUR, 0, -1):
+        s = k - 1
+        while binomial(s + 1, k) <= r:
+            s += 1
+        r -= binomial(s, k)
+        slots.append(s)
+    return sorted(slots)
+
+
+def goals():
+    """The ranks of the sets that are two whole T-pairs."""
+    return sorted(rank(a + b) for a, b in combinations(PAIRS, 2))
+
+
+def inverses():
+    """For each step, where it takes each slot: inv[old] = new (new[k] = old[p[k]])."""
+    result = []
+    for _, _, p in steps():
+        inv = [0] * N_TSLOTS
+        for new, old in enumerate(p):
+            inv[old] = new
+        result.append(inv)
+    return result
+
+
+def neighbours(r, where):
+    """The rank after each step, in steps() order (where = inverses())."""
+    slots = unrank(r)
+    return [rank([w[s] for s in slots]) for w in where]
+
+
+def build(path, progress=None):
+    """5x5-tpair-sets: each set's cost to two whole T-pairs (N_TSET = C(24, 4) entries)."""
+    from cubebot.solver.tables import PLAIN, bfs, write_dense
+    where = inverses()
+
+    def report(depth, count):
+        if progress:
+            progress("cost {}: {} sets".format(depth, count))
+
+    dist = bfs(goals(), lambda r: neighbours(r, where), n_states=N_TSET, progress=report,
+               costs=[turns for _, turns, _ in steps()])
+    write_dense(path, dist, bits=4, encoding=PLAIN)
+
+
+BITS = tuple(1 << (N_TSLOTS - 1 - k) for k in range(N_TSLOTS))   # slot k's bit in a key
+
+
+class TSetTable(object):
+    """The table read whole (5 KB) into {key: cost}; a key is the 24-bit mask of a
+    colour's slots, slot k at bit 23 - k, so that int(colours.translate(...), 2)
+    makes it from the 24 T-centre colours at C speed."""
+
+    def __init__(self, dense):
+        values = dense.values(range(N_TSET))
+        self.cost = {}
+        for combo in combinations(range(N_TSLOTS), PER_COLOUR):
+            key = 0
+            for s in combo:
+                key |= BITS[s]
+            self.cost[key] = values[rank(combo)]
+        self.marks = [str.maketrans(dict((g, "1" if g == f else "0") for g in FACES)) for f in FACES]
+
+    def total(self, colours):
+        """The sum of the six colours' costs (0 exactly when every T-pair is one colour),
+        for the 24 T-centre colours (letters URFDLB, four of each: reduce.label checks
+        that) in slot order."""
+        cost = self.cost
+        return sum(cost[int(colours.translate(mark), 2)] for mark in self.marks)
