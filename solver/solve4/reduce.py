@@ -366,12 +366,18 @@ class Reducer(object):
 
     def _centres_and_wings_turned(self, lettered):
         """Stages centres-lr, centres-ud and wings in each of the frames CENTRE_ROTATIONS
-        (the cube seen turned); the shortest (the first of equals), each later frame
-        searched only for fewer moves: (frame's Turned or None, m_lr, m_ud, m_wings,
-        cube after), moves and cube as seen in that frame."""
+        (the cube seen turned), in the order of their centres-lr lengths (a good bound
+        early), each later frame searched only for fewer moves than the best so far;
+        the shortest (the first of equals in that order): (frame's Turned or None,
+        m_lr, m_ud, m_wings, cube after), moves and cube as seen in that frame."""
+        lr, table = self.lr, self.lr_table
+        seens = [lettered if turned is None else turned.seen(lettered) for turned in self.centre_frames]
+        firsts = [table[lr.rank(lr.start(centre_colours(seen)))] for seen in seens]
         best = None
-        for turned in self.centre_frames:
-            seen = lettered if turned is None else turned.seen(lettered)
+        for k in sorted(range(len(seens)), key=lambda k: (firsts[k], k)):
+            if best is not None and firsts[k] >= best[0]:
+                break                # its centres-lr stage alone is as long as the best total
+            turned, seen = self.centre_frames[k], seens[k]
             got = self._centres_and_wings(seen, None if best is None else best[0])
             if got is not None:
                 best = (sum(len(part) for part in got[:3]), turned) + tuple(got)
