@@ -33,7 +33,7 @@ SECTIONS = ("centres-wings", "slice", "pairs", "3x3x3")     # what Result.second
 DIRECT_DEPTH = 3               # cubes this close to solved are solved directly, optimally
 MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
 MAX_LR_CHOICES = 100           # optimal centres-lr solutions compared by their centres-ud stage
-MAX_LR_TRIED = 50              # of those, the ones taken through centres-ud and wings
+MAX_LR_TRIED = 20              # of those, the ones taken through centres-ud and wings
 MAX_UD_CHOICES = 50            # optimal centres-ud solutions compared by their wing bound, per try
 MAX_SLICE_CHOICES = 60         # shortest slice solutions, each followed by a pairs search
 MAX_PAIRS_TRIED = 60           # of those, the ones after which the pairs stage is searched (all)
@@ -43,6 +43,10 @@ SLICE_NODES = 500000           # nodes (a few s here) for each frame's slice sea
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
 CORNER_SIZE = 2
 SLICE_ROTATION = "x"           # the other frame the slice and pairs stages are tried in
+# Whole-cube turns the centres and wings are tried in (the cube seen turned): which axis's
+# centres the centres-lr stage puts first (L/R, F/B, U/D). The frame with the shortest
+# centres-lr + centres-ud + wings goes on to the slice and pairs stages.
+CENTRE_ROTATIONS = (None, "y", "z", "x", "y x", "z x")
 
 
 def corner_parity(lettered):
@@ -63,6 +67,7 @@ class Reducer(object):
         self.orbit = OrbitMover(PHASE3_MOVES)
         # as is, and turned by x: the orbit moves are the same set there (the orbits swap)
         self.frames = (None, Turned(SLICE_ROTATION))
+        self.centre_frames = tuple(None if r is None else Turned(r) for r in CENTRE_ROTATIONS)
         self.centre_stage = CentreStage()
         self.stats = Stats()
         self._groups = {}            # table group -> (objects, open tables)
@@ -160,7 +165,7 @@ class Reducer(object):
     def _ud_start(self, cube):
         return self.ud.start(centre_colours(cube), wing_parity(wing_positions(cube)))
 
-    def _centres_and_wings(self, cube):
+    def _centres_and_wings(self, cube, beat=None):
         """Stages centres-lr, centres-ud and wings.
 
         Of the optimal centres-lr solutions (up to MAX_LR_CHOICES), the
@@ -168,7 +173,8 @@ class Reducer(object):
         is exact) are tried. After each, of up to MAX_UD_CHOICES optimal
         centres-ud solutions the one with the smallest wing-stage lower bound
         is taken and the wing stage searched, only for solutions shorter in
-        all than the best so far. Returns (m_lr, m_ud, m_wings, cube after).
+        all than the best so far (and than `beat` moves, if given). Returns
+        (m_lr, m_ud, m_wings, cube after), or None if nothing is below `beat`.
         """
         ud, table = self.ud, self.ud_table
         found = self._exact(self.lr, self.lr_table, self.lr.start(centre_colours(cube)),
@@ -179,11 +185,13 @@ class Reducer(object):
         best = None
         for k in order[:MAX_LR_TRIED]:
             limit = MAX_CENTRE_STAGE
+            # the centres-ud stage is table[start] long; the order makes it longer and longer
             if best is not None:
-                # the centres-ud stage is table[start] long; the order makes it longer and longer
                 limit = len(best[1]) + len(best[2]) - table[ud.rank(starts[k])] - 1
-                if limit < 0:
-                    break
+            elif beat is not None:
+                limit = min(limit, beat - len(found[k]) - table[ud.rank(starts[k])] - 1)
+            if limit < 0:
+                break
             chosen = self._centres_ud(afters[k], starts[k], limit)
             if chosen is None:
                 continue
@@ -345,13 +353,35 @@ class Reducer(object):
         if direct is not None:
             return None, [direct], apply(lettered, direct, N)
         self.clock = [time.perf_counter()]
-        m_lr, m_ud, m_eo, cube = self._centres_and_wings(lettered)
+        turned, m_lr, m_ud, m_eo, cube = self._centres_and_wings_turned(lettered)
         self.release("centres", "wings")
         self.stats = Stats()
         self.clock.append(time.perf_counter())
         m_slice, m_pairs = self._slice_and_pairs_both_ways(cube)
         self.clock.append(time.perf_counter())         # slice | pairs split inside
-        return STAGES[:5], [m_lr, m_ud, m_eo, m_slice, m_pairs], apply(cube, m_slice + m_pairs, N)
+        parts = [m_lr, m_ud, m_eo, m_slice, m_pairs]
+        if turned is not None:
+            parts = [turned.moves_back(part) for part in parts]
+        return STAGES[:5], parts, apply(lettered, [m for part in parts for m in part], N)
+
+    def _centres_and_wings_turned(self, lettered):
+        """Stages centres-lr, centres-ud and wings in each of the frames CENTRE_ROTATIONS
+        (the cube seen turned), in the order of their centres-lr lengths (a good bound
+        early), each later frame searched only for fewer moves than the best so far;
+        the shortest (the first of equals in that order): (frame's Turned or None,
+        m_lr, m_ud, m_wings, cube after), moves and cube as seen in that frame."""
+        lr, table = self.lr, self.lr_table
+        seens = [lettered if turned is None else turned.seen(lettered) for turned in self.centre_frames]
+        firsts = [table[lr.rank(lr.start(centre_colours(seen)))] for seen in seens]
+        best = None
+        for k in sorted(range(len(seens)), key=lambda k: (firsts[k], k)):
+            if best is not None and firsts[k] >= best[0]:
+                break                # its centres-lr stage alone is as long as the best total
+            turned, seen = self.centre_frames[k], seens[k]
+            got = self._centres_and_wings(seen, None if best is None else best[0])
+            if got is not None:
+                best = (sum(len(part) for part in got[:3]), turned) + tuple(got)
+        return best[1:]
 
     def _solve(self, state, budget):
         names, parts, cube = self.reduce(state)

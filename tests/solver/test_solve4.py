@@ -348,3 +348,35 @@ def test_apply3_moves_three_masks_like_apply():
         masks = tuple(rng.getrandbits(24) for _ in range(3))
         i = rng.randrange(len(orbits.PHASE3_MOVES))
         assert mover.apply3(masks, i) == tuple(mover.apply(m, i) for m in masks)
+
+
+def test_centre_frames_put_every_pair_of_axes_first():
+    # each frame of CENTRE_ROTATIONS brings a different (first, second) pair of the
+    # original axes onto the L/R axis (centres-lr) and the U/D axis (centres-ud)
+    from cubebot.solver.solve4.model import Turned
+    from cubebot.solver.solve4.reduce import CENTRE_ROTATIONS
+    axis = {"U": "UD", "D": "UD", "L": "LR", "R": "LR", "F": "FB", "B": "FB"}
+    pairs = set()
+    for rotation in CENTRE_ROTATIONS:
+        back = Turned(rotation).back if rotation else dict((f, f) for f in "URFDLB")
+        pairs.add((axis[back["L"]], axis[back["U"]]))
+    assert len(pairs) == len(CENTRE_ROTATIONS) == 6
+
+
+def test_centres_and_wings_take_the_shortest_frame(tables_dir):
+    reducer = _reducer(tables_dir)
+    lettered, _ = pieces.label(scramble.random_state(N, seeded(1717)))
+    turned, m_lr, m_ud, m_eo, cube = reducer._centres_and_wings_turned(lettered)
+    totals = []
+    for frame in reducer.centre_frames:
+        seen = lettered if frame is None else frame.seen(lettered)
+        totals.append(sum(len(part) for part in reducer._centres_and_wings(seen)[:3]))
+    assert len(m_lr) + len(m_ud) + len(m_eo) == min(totals)
+    assert totals[reducer.centre_frames.index(turned)] == min(totals)
+    # the moves brought back turn the original cube into the chosen cube, as seen there
+    done = moves.apply(lettered, turned.moves_back(m_lr + m_ud + m_eo) if turned else m_lr + m_ud + m_eo)
+    assert (done if turned is None else turned.seen(done)) == cube
+    # and the whole reduction still finishes to a solved cube
+    names, parts, reduced = reducer.reduce(lettered)
+    reducer.release()
+    _finish(lettered, [m for part in parts for m in part])
