@@ -14,7 +14,8 @@
    clearly the one (ScanUnresolved names the facelets to rescan);
 5. the EV3 count model (cubebot.robot.colour.countmodel) gives a second opinion, where it
    describes the scan (`_counts_apply`), on every cube but a clear 3x3x3: no facelet
-   corrected, none doubtful, the next valid cube at least SEARCH_MARGIN further.
+   corrected, none doubtful, the next valid cube at least SEARCH_MARGIN further;
+6. a report names what both models doubt, so that a rescan settles both.
 """
 
 import math
