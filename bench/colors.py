@@ -13,8 +13,9 @@ reported facelets are read again and the scan resolved again, and the
 final outcome is reported as well.
 
 Usage: python bench/colors.py [--count N] [--samples-count N] [--big-count N]
-       [--sizes N ...] [--levels L ...] [--samples K ...] [--jobs J] [--no-record]
-(only a full run is recorded)
+       [--sizes N ...] [--levels L ...] [--samples K ...] [--jobs J] [--no-record] [--previous]
+(only a full run is recorded; --previous runs the previous resolver on the same scans; the
+first K scans of a row are the same whatever the count)
 """
 
 import argparse
@@ -31,7 +32,7 @@ sys.path.insert(0, ROOT)
 
 from bench.record import record  # noqa: E402
 from cubebot.robot.colour.profile import default_profile  # noqa: E402
-from cubebot.robot.colour.resolve import resolve  # noqa: E402
+from cubebot.robot.colour.resolve import resolve, resolve_counts  # noqa: E402
 from cubebot.robot.colour.space import channel_gain, combine, distance2, lab, scale  # noqa: E402
 from cubebot.robot.machine.config import Config  # noqa: E402
 from cubebot.robot.errors import ScanUnresolved  # noqa: E402
@@ -67,14 +68,14 @@ def nearest_only(scan):
     return "".join(out)
 
 
-def resolve_with_rescans(sensor, state, n, scan, max_rescans, times):
+def resolve_with_rescans(sensor, state, n, scan, max_rescans, times, resolver=resolve):
     """(first outcome, final outcome, facelets reread): outcomes are
     "exact", "doubtful" or "wrong"; the robot's loop of resolve and rescan."""
     outcomes, reread = [], 0
     for attempt in range(max_rescans + 1):
         start = time.process_time()
         try:
-            result = resolve(scan, n)
+            result = resolver(scan, n)
         except ScanUnresolved as err:
             times.append(time.process_time() - start)
             outcomes.append("doubtful")
@@ -87,7 +88,7 @@ def resolve_with_rescans(sensor, state, n, scan, max_rescans, times):
     return outcomes[0], outcomes[-1], reread
 
 
-def run(n, level, count, samples, seed, max_rescans):
+def run(n, level, count, samples, seed, max_rescans, previous=False):
     rng = random.Random(seed)
     turns = face_turns(n)
     first, final = Counter(), Counter()
@@ -100,7 +101,8 @@ def run(n, level, count, samples, seed, max_rescans):
         is_wild = sensor.wild_count > 0
         wild += is_wild
         anchor += same_cube(nearest_only(scan), state)
-        one, last, k = resolve_with_rescans(sensor, state, n, scan, max_rescans, times)
+        one, last, k = resolve_with_rescans(sensor, state, n, scan, max_rescans, times,
+                                            resolve_counts if previous else resolve)
         first[one] += 1
         final[last] += 1
         reread += k
@@ -148,7 +150,12 @@ def main():
                         help="rows run in this many processes at once (the rows and their "
                              "seeds are the same whatever the number)")
     parser.add_argument("--no-record", action="store_true", help="print only")
+    parser.add_argument("--previous", action="store_true",
+                        help="resolve with the previous resolver (resolve.resolve_counts, the EV3 "
+                             "count model alone) instead, to compare on the same scans (not recorded)")
     args = parser.parse_args()
+    if args.previous:
+        args.no_record = True
     rows = []
     max_rescans = Config().max_rescans
     plan = [(n, level, samples) for n in (2, 3, 4, 5) for samples in (1, 3) for level in LEVELS]
@@ -160,7 +167,7 @@ def main():
             count = args.samples_count
         else:
             count = args.big_count if n > 3 else args.count
-        todo.append((n, level, count, samples, 1000 + k, max_rescans))
+        todo.append((n, level, count, samples, 1000 + k, max_rescans, args.previous))
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     results = pool.imap(_run_row, todo) if pool else map(_run_row, todo)
     for row in results:

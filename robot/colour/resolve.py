@@ -14,7 +14,8 @@
    clearly the one (ScanUnresolved names the facelets to rescan);
 5. the EV3 count model (cubebot.robot.colour.countmodel) gives a second opinion, where it
    describes the scan (`_counts_apply`), on every cube but a clear 3x3x3: no facelet
-   corrected, none doubtful, the next valid cube at least SEARCH_MARGIN further.
+   corrected, none doubtful, the next valid cube at least SEARCH_MARGIN further;
+6. a report names what both models doubt, so that a rescan settles both.
 """
 
 import math
@@ -288,6 +289,13 @@ def _corrected(cost, classes):
 def _differ(a, b):
     """Facelets where two facelet strings differ, up to the renaming of the
     colours that most facelets agree on."""
+    mapping = _renaming(a, b)
+    return [i for i, (x, y) in enumerate(zip(a, b)) if mapping.get(x) != y]
+
+
+def _renaming(a, b):
+    """{letter of a: letter of b}: the renaming of the colours that most
+    facelets of two facelet strings agree on."""
     votes = {}
     for x, y in zip(a, b):
         votes[(x, y)] = votes.get((x, y), 0) + 1
@@ -295,7 +303,7 @@ def _differ(a, b):
     for (x, y), _ in sorted(votes.items(), key=lambda item: (-item[1], item[0])):
         if x not in mapping and y not in mapping.values():
             mapping[x] = y
-    return [i for i, (x, y) in enumerate(zip(a, b)) if mapping.get(x) != y]
+    return mapping
 
 
 def resolve(readings, n, profile=None):
@@ -320,7 +328,7 @@ def resolve(readings, n, profile=None):
     weights = sample_weights(readings)
     quantum = resolution([c for samples in readings for s in samples for c in s])
     learned = _attempt(lambda: _decide(_best_start(combined, n, profile, weights, quantum),
-                                       readings, n))
+                                       readings, n, junk_erases=True))
     # A cube the readings give as they are (no facelet corrected, and a sensor
     # that does not misread often) stands on the learned model alone;
     # corrections need the count model's consent
@@ -338,10 +346,26 @@ def resolve(readings, n, profile=None):
     # explain a wild reading, and the count model read both right).
     if plain and n == 3 and not learned[0].doubtful and learned[2] >= SEARCH_MARGIN:
         return learned[0]
-    view = None
+    view = counted = None
     if _count_scale(combined):
         view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
         counted = _attempt(lambda: _decide(view, readings, n))
+    try:
+        return _judge(learned, plain, view, counted, n)
+    except ScanUnresolved as report:
+        # A report names what both models doubt: the cube that comes out of
+        # the rescan may rest on either of them (the count model's cube where
+        # the learned model reports, and the other way round), so a rescan of
+        # one model's doubts alone can leave the other's standing for ever.
+        named = set(report.doubtful) | set(_named(learned))
+        if view is not None and _counts_apply(view[0]):
+            named |= set(_named(counted))
+        raise ScanUnresolved(str(report), sorted(named))
+
+
+def _judge(learned, plain, view, counted, n):
+    """The decision of the two models' decisions (see `resolve`): a Resolution,
+    or raises ScanUnresolved."""
     if plain:
         # Otherwise the count model, where it applies and reads another cube,
         # vetoes it (a moderate-noise 3x3x3 of the synthetic bench: a wild
@@ -394,6 +418,14 @@ def resolve_counts(readings, n, profile=None):
     return _decide(view, readings, n)[0]
 
 
+def _named(decision):
+    """The facelets one model's decision doubts: a report's, or a resolved
+    cube's doubtful and corrected facelets."""
+    if isinstance(decision, ScanUnresolved):
+        return decision.doubtful
+    return list(decision[0].doubtful) + list(decision[1])
+
+
 def _with_doubts(result, other):
     """`result` with the doubtful facelets of the other model's decision added
     when that model read the same cube."""
@@ -431,9 +463,16 @@ def _counts_apply(model):
     return _count_scale(model.combined) and model.scale <= min(SCALE_MAX, COUNTS_APPLY_SCALE) * 0.999
 
 
-def _decide(view, readings, n):
+def _decide(view, readings, n, junk_erases=False):
     """(Resolution, corrected facelets, cost gap to the next valid cube) from
-    one model's resolved view, or ScanUnresolved (the decision rules)."""
+    one model's resolved view, or ScanUnresolved (the decision rules).
+
+    junk_erases: a junk reading on a big cube holds its orbits to the noisy
+    scan's standard (the learned model: its classes are fitted tight, so a
+    wild reading of another colour fits one of them and only the junk one is
+    left free; the count model's junk is judged against the EV3's absolute
+    noise, and it is kept as the previous resolver was, the benchmarks' anchor).
+    """
     model, search, letters, label, ambiguous = view
     cost = model.cost
     if letters is None:
@@ -469,7 +508,13 @@ def _decide(view, readings, n):
     if junk > MAX_JUNK or (junk and not quiet):
         raise _unresolved(model, "{} readings fit no colour (at most {} on a quiet scan)".format(
             junk, MAX_JUNK), [])
-    if not quiet and n > 3:
+    if (not quiet or junk and junk_erases) and n > 3:
+        # A junk reading is an erasure: its wing or centre takes whatever
+        # colour balances its orbit, so one wild reading elsewhere in the orbit
+        # can be explained by exchanging it at no cost (the full synthetic run:
+        # quiet 4x4x4 scans with one junk and one wild reading resolved wrong
+        # by two centres exchanged). The orbits are then held to the noisy
+        # scan's standard.
         _check_noisy_orbits(model, n, label, letters, classes)
     corrected = _corrected(cost, classes)
     doubtful = [i for i, row in enumerate(cost) if row[classes[i]] - min(row) >= NOT_NEAREST_COST
