@@ -19,9 +19,12 @@ Table: sorted records, key = orbit index x 24^3 + cycle key (3 bytes), value
 = the moves, one byte each (index + 1 into `move_list(n)`).
 """
 
+from collections import OrderedDict
+
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, invert, permutation, simplify
+from cubebot.solver.solve5.edges import cheapest_setups, write_cycles
 from .views import centre_orbits, in_view, wing_orbits, written
 
 N_SLOTS = 24                   # pieces in every orbit
@@ -124,7 +127,7 @@ def _pure_commutators(pairs, orbit_slots, n):
             p = compose([permutation(m, n) for m in moves], size)
             perm_of[key] = (p, _support(p))
         return perm_of[key]
-    best = [{} for _ in orbit_slots]
+    best = [OrderedDict() for _ in orbit_slots]     # first-found order: no dict order
     for p, q in pairs:
         (pp, sp), (qq, sq) = perm(p), perm(q)
         meet = sp & sq
@@ -181,37 +184,12 @@ def slot_map(move, slots, n):
 
 
 def conjugates(bases, slots, n):
-    """{cycle key: moves}: the bases conjugated by setups (S C S'), cheapest first."""
-    backs = []
-    for m in setup_moves(n):
-        mp = slot_map(m, slots, n)
-        back = [0] * len(mp)
-        for s, t in enumerate(mp):
-            back[t] = s
-        backs.append((m, back))
-    best = {}
-    for cyc, moves in bases:
-        key = cycle_key(*cyc)
-        if key not in best or len(moves) < best[key][0]:
-            best[key] = (len(moves), cyc, [], moves)
-    by_cost = {}
-    for key, entry in best.items():
-        by_cost.setdefault(entry[0], []).append(key)
-    cost = min(by_cost) if by_cost else 0
-    while by_cost:
-        for key in by_cost.pop(cost, []):
-            c0, (a, b, c), setup, moves = best[key]
-            if c0 != cost:
-                continue
-            for m, back in backs:
-                cyc = (back[a], back[b], back[c])
-                k = cycle_key(*cyc)
-                if k not in best or best[k][0] > cost + SETUP_COST:
-                    best[k] = (cost + SETUP_COST, cyc, [m] + setup, moves)
-                    by_cost.setdefault(cost + SETUP_COST, []).append(k)
-        cost += 1
+    """{cycle key: moves}: the bases conjugated by setups (S C S'), cheapest first
+    (solve5.edges.cheapest_setups, every setup move costing SETUP_COST)."""
+    found = cheapest_setups([(len(moves), cyc, moves) for cyc, moves in bases], setup_moves(n),
+                            lambda m: slot_map(m, slots, n), cycle_key, lambda m, setup: SETUP_COST)
     return dict((key, simplify(setup + moves + invert(setup)))
-                for key, (_, _, setup, moves) in best.items())
+                for key, (setup, moves) in found.items())
 
 
 def all_cycles(n, progress=None):
@@ -238,18 +216,8 @@ def all_cycles(n, progress=None):
 
 
 def build_size(n, path, progress=None):
-    """Write the table NxN-cycles."""
-    from cubebot.solver.tables import write_records
-    index = dict((m, i + 1) for i, m in enumerate(move_list(n)))
-    items = []
-    for key, moves in all_cycles(n, progress).items():
-        if len(moves) > MAX_CYCLE_MOVES:
-            raise TableError("a cycle of {} moves does not fit the table".format(len(moves)))
-        value = 0
-        for m in moves:
-            value = value * BYTE + index[m]
-        items.append((key, value))
-    write_records(path, items, KEY_WIDTH, MAX_CYCLE_MOVES)
+    """Write the table NxN-cycles (records as solve5.edges.write_cycles writes them)."""
+    write_cycles(path, all_cycles(n, progress), move_list(n), KEY_WIDTH, MAX_CYCLE_MOVES)
 
 
 def build6(path, progress=None):

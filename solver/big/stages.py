@@ -17,6 +17,7 @@ permutation, even after the parity stage, so 3-cycles finish it.
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import apply, permutation, simplify
+from cubebot.solver.solve5.edges import orientations
 from .cycles import N_SLOTS, cycle_key, decode, setup_moves, slot_map, table_name
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
@@ -109,21 +110,7 @@ def orientation(slots, n):
         maps.append(mp)
         # 1 where the first facelet of slot s lands on the second facelet of mp[s]
         flips.append([0 if perm[slots[mp[s]][0]] == slots[s][0] else 1 for s in range(N_SLOTS)])
-    table = []
-    for h in range(N_SLOTS):
-        seen = {h: 0}
-        stack = [h]
-        while stack:
-            s = stack.pop()
-            for mp, fl in zip(maps, flips):
-                t, o = mp[s], seen[s] ^ fl[s]
-                if t not in seen:
-                    seen[t] = o
-                    stack.append(t)
-                elif seen[t] != o:
-                    raise AssertionError("a wing's orientation is not fixed by its slot")
-        table.append(tuple(seen.get(s, 0) for s in range(N_SLOTS)))
-    return tuple(table)
+    return orientations(maps, flips)
 
 
 class WingStage(_CycleStage):

@@ -21,6 +21,8 @@ its slot, so which way round it shows its colours at a slot is fixed by
 geometry (`orientation`, computed from the move maps).
 """
 
+from collections import OrderedDict
+
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, invert, permutation, simplify
@@ -94,8 +96,9 @@ def base_cycles():
 
 def shortest_pure(sequences, pieces):
     """{cycle key: ((a, b, c), moves)}: of the move sequences that are pure 3-cycles of
-    these pieces (pure_cycle), the shortest for each cycle, as outer and wide turns."""
-    best = {}
+    these pieces (pure_cycle), the shortest for each cycle, as outer and wide turns; in
+    the order the cycles were first found (so no table depends on dict order)."""
+    best = OrderedDict()
     for seq in sequences:
         cyc = pure_cycle(_compose([permutation(m, N) for m in seq]), pieces)
         if cyc is None:
@@ -179,19 +182,20 @@ def build(path, progress=None):
     write_cycles(path, cycles)
 
 
-def write_cycles(path, cycles, move_list=ALL_MOVES):
-    """Write {key: moves} as a record table (moves one byte each, index in move_list + 1)."""
+def write_cycles(path, cycles, move_list=ALL_MOVES, key_width=KEY_WIDTH, max_moves=MAX_CYCLE_MOVES):
+    """Write {key: moves} as a record table: keys of key_width bytes, values of max_moves
+    bytes (a move each, its index in move_list + 1)."""
     from cubebot.solver.tables import write_records
     index = dict((m, i + 1) for i, m in enumerate(move_list))
     items = []
     for key, moves in cycles.items():
-        if len(moves) > MAX_CYCLE_MOVES:
+        if len(moves) > max_moves:
             raise TableError("a cycle of {} moves does not fit the table".format(len(moves)))
         value = 0
         for m in moves:
             value = value * BYTE + index[m]
         items.append((key, value))
-    write_records(path, items, KEY_WIDTH, MAX_CYCLE_MOVES)
+    write_records(path, items, key_width, max_moves)
 
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
@@ -221,8 +225,15 @@ def _orientation():
     for p, mp in zip(perms, maps):
         # 1 where the first facelet of slot s lands on the second facelet of mp[s]
         flips.append([0 if p.index(WINGS[s][0]) == WINGS[mp[s]][0] else 1 for s in range(N_WINGS)])
+    return orientations(maps, flips)
+
+
+def orientations(maps, flips):
+    """orient[h][s] for every home slot h: the flips (flips[i][s]: 1 if move i turns the
+    piece at slot s round on its way to maps[i][s]) summed along any path from h to s; a
+    slot not reached reads 0. Raises AssertionError if two paths disagree."""
     table = []
-    for h in range(N_WINGS):
+    for h in range(len(maps[0])):
         seen = {h: 0}
         stack = [h]
         while stack:
@@ -234,7 +245,7 @@ def _orientation():
                     stack.append(t)
                 elif seen[t] != o:
                     raise AssertionError("a wing's orientation is not fixed by its slot")
-        table.append(tuple(seen[s] for s in range(N_WINGS)))
+        table.append(tuple(seen.get(s, 0) for s in range(len(maps[0]))))
     return tuple(table)
 
 
