@@ -25,13 +25,13 @@ from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, invert, permutation, simplify
 from cubebot.solver.solve5.edges import cheapest_setups, write_cycles
+from cubebot.solver.solve5.edges import decode as decode_moves
 from .views import centre_orbits, in_view, wing_orbits, written
 
 N_SLOTS = 24                   # pieces in every orbit
 N_CYCLES = N_SLOTS * (N_SLOTS - 1) * (N_SLOTS - 2) // 3
 KEY_WIDTH = 3                  # orbit * 24^3 + cycle key < 2 ** 24
 MAX_CYCLE_MOVES = 40           # one byte per move
-BYTE = 256
 SETUP_COST = 2                 # a setup move is written twice (S C S')
 TURNS = (1, 2, 3)
 
@@ -237,11 +237,5 @@ def build9(path, progress=None):
 
 
 def decode(value, n):
-    """The moves of a table value."""
-    moves_of = move_list(n)
-    moves = []
-    while value:
-        value, i = divmod(value, BYTE)
-        moves.append(moves_of[i - 1])
-    moves.reverse()
-    return moves
+    """The moves of a table value of the NxNxN (solve5.edges.decode over move_list(n))."""
+    return decode_moves(value, move_list(n))
