@@ -234,6 +234,8 @@ class RawModel(object):
                           for b in range(3)] for a in range(3)])
         self.means = means
         self.covs = covs
+        self._kept = [bool(keep[i]) and classes[i] is not None for i in range(len(classes))]
+        self._pooled, self._trace = pooled, trace
         self.references = [mean_rgb([self.combined[i] for i in group]) if group else
                            tuple(math.exp(v) - self.offset for v in mean)
                            for group, mean in zip(groups, means)]
@@ -280,6 +282,45 @@ class RawModel(object):
         self.cost = cost
         self.junk = junk
         self.nll = nll
+
+    def held_out_cost(self, classes):
+        """Per facelet, the cost of each class with the facelet's own class
+        fitted *without it* (leave-one-out; `refit(classes)` must have run):
+        a test of the cube `classes` that does not trust the refit to it. A
+        class bent towards a few wrong members no longer explains them once
+        each is left out of it; the other classes' costs are unchanged."""
+        fixed = set(self.fixed)
+        groups = [[] for _ in range(6)]
+        for i in self.body:
+            if self._kept[i]:
+                groups[classes[i]].append(i)
+        floor = FEATURE_SD_MIN ** 2
+        out = [list(row) for row in self.cost]
+        for k, group in enumerate(groups):
+            count = len(group)
+            if count < 3:
+                continue
+            mean = self.means[k]
+            scatter = _scatter([self.feats[i] for i in group], mean)
+            for i in group:
+                x = self.feats[i]
+                d = [x[a] - mean[a] for a in range(3)]
+                m = count - 1
+                loo_mean = tuple(mean[a] - d[a] / m for a in range(3))
+                s = [[scatter[a][b] - d[a] * d[b] * count / float(m) for b in range(3)]
+                     for a in range(3)]
+                own = max(sum(s[a][a] for a in range(3)) / m, 1e-12)
+                size = math.exp(m * math.log(own / self._trace) / (m + COVARIANCE_PRIOR))
+                cov = [[(s[a][b] + COVARIANCE_PRIOR * size * self._pooled[a][b])
+                        / (m + COVARIANCE_PRIOR) + (floor if a == b else 0.0)
+                        for b in range(3)] for a in range(3)]
+                inv, logdet = _inverse(cov)
+                row = list(self.nll[i])
+                row[k] = 0.5 * _maha(x, loo_mean, inv) + 0.5 * logdet
+                low = min(row)
+                if i not in fixed and not self.junk[i]:
+                    out[i] = [self.weights[i] * min(c - low, COST_CAP) for c in row]
+        return out
 
     def fit_cost(self, classes):
         """How well this model explains the scan as the cube `classes`: the summed
