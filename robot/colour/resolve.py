@@ -11,7 +11,9 @@
    for the wings and centres of big cubes), the model refitted on it and the
    cube searched again until it stays the same (REFIT_ROUNDS at most);
 4. the decision rules (`_decide`) report a scan whose best cube is not
-   clearly the one (ScanUnresolved names the facelets to rescan);
+   clearly the one (ScanUnresolved names the facelets to rescan); a learned
+   cube must also stand MARGIN clear with each facelet judged by its colour
+   fitted without it (`_check_held_out`), not only under the refit to it;
 5. the EV3 count model (cubebot.robot.colour.countmodel) gives a second opinion, where it
    describes the scan (`_counts_apply`), on every cube but a clear 3x3x3: no facelet
    corrected, none doubtful, the next valid cube at least SEARCH_MARGIN further;
