@@ -206,6 +206,12 @@ def _orbit_state(reducer, cube):
                                pieces.wing_positions(cube), corner_parity(cube))
 
 
+def _scrambled(seed, move_set, length=30):
+    """The solved cube turned by `length` moves drawn from move_set (seeded)."""
+    rng = seeded(seed)
+    return moves.apply(solved(), [rng.choice(move_set) for _ in range(length)])
+
+
 def _finish(cube, reduction):
     """The reduction plus a 3x3x3 finish; checks that it solves the cube."""
     from cubebot.solver import solve3
@@ -230,8 +236,7 @@ def test_pairs_moves_keep_the_slice_slots_among_themselves():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_pairs_stage_solves_centres_and_pairs_every_edge_without_parity(tables_dir, seed):
-    rng = seeded(700 + seed)
-    cube = moves.apply(solved(), [rng.choice(orbits.PAIR_MOVES) for _ in range(30)])
+    cube = _scrambled(700 + seed, orbits.PAIR_MOVES)
     reducer = _reducer(tables_dir)
     pairs = reducer.pairs
     solution = reducer._search(pairs, pairs.start(_orbit_state(reducer, cube)))[0]
@@ -246,8 +251,7 @@ def test_pairs_stage_solves_centres_and_pairs_every_edge_without_parity(tables_d
 @pytest.mark.parametrize("seed", range(4))
 def test_slice_stage_puts_four_edges_in_the_slice_for_the_pairs_stage(tables_dir, seed):
     from cubebot.solver.solve4.slice import SLICE_SIZE
-    rng = seeded(800 + seed)
-    cube = moves.apply(solved(), [rng.choice(orbits.PHASE3_MOVES) for _ in range(30)])
+    cube = _scrambled(800 + seed, orbits.PHASE3_MOVES)
     reducer = _reducer(tables_dir)
     state = _orbit_state(reducer, cube)
     sl = reducer.slice
@@ -268,8 +272,7 @@ def test_slices_deepening_finds_the_shortest_total_and_nothing_longer(tables_dir
     # shortest slice length (SLICE_SLACK 0), and every slice solution it keeps works
     from cubebot.solver.solve4.model import Turned
     from cubebot.solver.solve4.reduce import SLICE_SLACK
-    rng = seeded(900 + seed)
-    cube = moves.apply(solved(), [rng.choice(orbits.PHASE3_MOVES) for _ in range(30)])
+    cube = _scrambled(900 + seed, orbits.PHASE3_MOVES)
     reducer = _reducer(tables_dir)
     sl = reducer.slice
     starts, own = [], []
