@@ -53,7 +53,8 @@ class Stats(object):
 
 
 def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
-             max_solutions=1, stop=None, stats=None, cheapest_only=False, more_nodes=None):
+             max_solutions=1, stop=None, stats=None, cheapest_only=False, more_nodes=None,
+             min_cost=0):
     """Yield solutions (lists of Moves) in order of non-decreasing cost.
 
     Stops after max_solutions solutions (None: all within max_cost), when
@@ -62,6 +63,8 @@ def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
     cheapest_only after the first cost bound that has solutions, and with
     more_nodes once that many nodes have been visited since the first
     solution was found (the solutions found so far are still yielded).
+    The first cost bound is at least min_cost (the caller knows there is no
+    cheaper solution: it searched the smaller bounds already).
     """
     n = len(moves)
     costs = list(costs) if costs is not None else [1] * n
@@ -103,7 +106,7 @@ def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
 
     yield_list = []
     first_at = []              # node count when the first solution was found
-    bound = heuristic(start)
+    bound = max(heuristic(start), min_cost)
     while bound <= max_cost:
         try:
             nxt = dfs(start, 0, bound, -1)

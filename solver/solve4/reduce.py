@@ -40,6 +40,9 @@ MAX_PAIRS_TRIED = 60           # of those, the ones after which the pairs stage 
 PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs search after the first
 MORE_SOLUTION_NODES = 200000   # nodes spent looking for more solutions after the first
 SLICE_NODES = 500000           # nodes (a few s here) for each frame's slice search at first
+SLICE_SLACK = 0                # moves past the shortest total through the slice stage searched
+FRAME_SLACK = 1                # centre frames this many moves longer than the shortest (stages 1-3)
+                               # also go on to the slice and pairs stages
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
 CORNER_SIZE = 2
 SLICE_ROTATION = "x"           # the other frame the slice and pairs stages are tried in
@@ -215,7 +218,8 @@ class Reducer(object):
                 best = (bound, m, after)
         return None if best is None else best[1:]
 
-    def _search(self, stage, start, max_solutions=1, max_cost=MAX_STAGE_COST, max_nodes=None):
+    def _search(self, stage, start, max_solutions=1, max_cost=MAX_STAGE_COST, max_nodes=None,
+                min_cost=0):
         """Up to max_solutions shortest solutions of a slice or pairs search.
 
         More solutions than the first are looked for during at most
@@ -230,7 +234,8 @@ class Reducer(object):
         found = list(ida_star(start, stage.moves, stage.apply, stage.heuristic,
                               lambda s: stage.heuristic(s) == 0, max_cost=max_cost,
                               max_solutions=max_solutions, stats=self.stats, stop=stop,
-                              cheapest_only=True, more_nodes=MORE_SOLUTION_NODES))
+                              cheapest_only=True, more_nodes=MORE_SOLUTION_NODES,
+                              min_cost=min_cost))
         if not found and max_cost >= MAX_STAGE_COST and max_nodes is None:
             raise TableError("the {} stage found no solution within {} moves: run `cubebot "
                              "tables build`".format(type(stage).__name__, MAX_STAGE_COST))
@@ -281,59 +286,106 @@ class Reducer(object):
                 best = (m, found[0])
         return best
 
+    def _slices_deepening(self, starts):
+        """The slice solutions of every start, found by deepening all of them together.
+
+        starts: (lower bound of the moves so far plus the slice stage, index, moves
+        so far, orbit state), index = position in starts. Every start not yet solved
+        is searched one cost bound at a time, in the order of the totals (moves so far
+        plus the slice bound), each for at most SLICE_NODES nodes in all, until
+        SLICE_SLACK moves past the first total that has solutions somewhere.
+        Returns the slice solutions of each start (None where none was found).
+
+        A start whose slice stage is longer than another's is thus never searched to
+        its end: that deep search (hundreds of thousands of nodes when its bound is
+        loose) is what made the slowest solves."""
+        sl = self.slice
+        spent = [0] * len(starts)
+        slices = [None] * len(starts)
+        total = min(start[0] for start in starts)
+        last = None
+        while last is None or total <= last:
+            if all(spent[s[1]] > SLICE_NODES or slices[s[1]] is not None or
+                   total - s[2] > MAX_STAGE_COST - 1 for s in starts):
+                break
+            for low, index, before_moves, state in starts:
+                depth = total - before_moves
+                if slices[index] is not None or low > total or spent[index] > SLICE_NODES or \
+                        depth > MAX_STAGE_COST - 1:
+                    continue
+                before = self.stats.nodes
+                found = self._search(sl, sl.start(state), MAX_SLICE_CHOICES, max_cost=depth,
+                                     max_nodes=SLICE_NODES - spent[index], min_cost=depth)
+                spent[index] += self.stats.nodes - before
+                if found:
+                    slices[index] = [(m, self.orbit.follow(state, m)) for m in found]
+                    if last is None:
+                        last = total + SLICE_SLACK
+            total += 1
+        return slices
+
     def _slice_and_pairs(self, state, max_nodes=None):
         """The slice and pairs stages in one frame; None if the slice search found
         nothing within max_nodes nodes."""
         slices = self._slices(state, max_nodes)
         return self._pairs_after(slices) if slices else None
 
-    def _slice_and_pairs_both_ways(self, cube):
-        """The slice and pairs stages as they are and on the F/B axis (the cube seen
-        turned by x: the E slice there is the original S slice); the shorter.
+    def _slice_and_pairs_frames(self, candidates):
+        """The slice and pairs stages after each candidate of stages 1-3, as they are
+        and on the F/B axis (the cube seen turned by x: the E slice there is the
+        original S slice); the fewest moves in all, stages 1-3 included:
+        (candidate index, m_slice, m_pairs), moves as seen in the candidate's frame.
 
-        Each frame's slice search gets SLICE_NODES nodes; if neither finds a
-        solution within them, the frame with the smaller slice bound is searched
-        to the end. Every slice search runs before the pairs searches, so the
-        slice tables are unmapped before the pairs tables are read."""
-        starts = []
-        for turned in self.frames:
-            seen = cube if turned is None else turned.seen(cube)
-            state = self.orbit.start(self.centre_stage.start(centre_colours(seen)),
-                                     wing_positions(seen), corner_parity(seen))
-            starts.append((self.slice.heuristic(self.slice.start(state)), len(starts), turned, state))
-        found = [(turned, self._slices(state, SLICE_NODES)) for _, _, turned, state in starts]
-        found = [(turned, slices) for turned, slices in found if slices]
-        if not found:
-            _, _, turned, state = min(starts, key=lambda s: s[:2])
-            found = [(turned, self._slices(state))]
+        candidates: [(moves of stages 1-3, cube after them)]. The slice searches
+        deepen on the total (_slices_deepening); if none finds a solution within
+        SLICE_NODES, the start with the smallest bound is searched to the end.
+        Every slice search runs before the pairs searches, so the slice tables are
+        unmapped before the pairs tables are read."""
+        starts, where = [], []
+        for c, (before_moves, cube) in enumerate(candidates):
+            for turned in self.frames:
+                seen = cube if turned is None else turned.seen(cube)
+                state = self.orbit.start(self.centre_stage.start(centre_colours(seen)),
+                                         wing_positions(seen), corner_parity(seen))
+                low = before_moves + self.slice.heuristic(self.slice.start(state))
+                starts.append((low, len(starts), before_moves, state))
+                where.append((c, turned))
+        found = self._slices_deepening(starts)
+        if not any(found):
+            _, index, _, state = min(starts, key=lambda s: s[:2])
+            found[index] = self._slices(state)
         self.release("slice")
         self.clock.append(time.perf_counter())
         self.slice_nodes = self.stats.nodes
-        # The frame with the lower bound (slice length + smallest pairs bound) is
-        # searched first; the other only for a shorter total (or as short, if it
-        # comes first in self.frames: ties go to the frame order, as before).
+        # The start with the lowest bound (moves so far + slice + smallest pairs
+        # bound) is searched first; each other only for a shorter total (or as
+        # short, if it comes first in starts: ties go to the candidate and frame order).
         plans = []
-        for index, (turned, slices) in enumerate(found):
-            tries = self._pair_tries(slices)
-            plans.append((len(slices[0][0]) + tries[0][0], index, turned, slices, tries))
+        for (_, index, before_moves, _), slices in zip(starts, found):
+            if slices:
+                tries = self._pair_tries(slices)
+                plans.append((before_moves + len(slices[0][0]) + tries[0][0], index,
+                              before_moves, slices, tries))
         plans.sort(key=lambda p: p[:2])
-        best = None                  # (total, frame index, m_slice, m_pairs), moves brought back
-        for low, index, turned, slices, tries in plans:
+        best = None            # (total, start index, m_slice, m_pairs), moves as seen in the start
+        for low, index, before_moves, slices, tries in plans:
             beat = None
             if best is not None:
                 beat = best[0] + (1 if index < best[1] else 0)
                 if low >= beat:
                     continue
+                beat -= before_moves
             got = self._pairs_after(slices, beat, tries)
             if got is not None:
-                m_slice, m_pairs = got
-                if turned is not None:
-                    m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
-                total = len(m_slice) + len(m_pairs)
+                total = before_moves + len(got[0]) + len(got[1])
                 if best is None or (total, index) < best[:2]:
-                    best = (total, index, m_slice, m_pairs)
+                    best = (total, index) + got
         self.release("pairs")
-        return best[2:]
+        c, turned = where[best[1]]
+        m_slice, m_pairs = best[2:]
+        if turned is not None:
+            m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
+        return c, m_slice, m_pairs
 
     def solve(self, state, budget=None):
         """Result(candidates, stages, nodes); every table is unmapped on return."""
@@ -353,11 +405,12 @@ class Reducer(object):
         if direct is not None:
             return None, [direct], apply(lettered, direct, N)
         self.clock = [time.perf_counter()]
-        turned, m_lr, m_ud, m_eo, cube = self._centres_and_wings_turned(lettered)
+        candidates = self._centres_and_wings_turned(lettered)
         self.release("centres", "wings")
         self.stats = Stats()
         self.clock.append(time.perf_counter())
-        m_slice, m_pairs = self._slice_and_pairs_both_ways(cube)
+        c, m_slice, m_pairs = self._slice_and_pairs_frames([(cand[0], cand[-1]) for cand in candidates])
+        turned, m_lr, m_ud, m_eo = candidates[c][2:6]
         self.clock.append(time.perf_counter())         # slice | pairs split inside
         parts = [m_lr, m_ud, m_eo, m_slice, m_pairs]
         if turned is not None:
@@ -367,21 +420,24 @@ class Reducer(object):
     def _centres_and_wings_turned(self, lettered):
         """Stages centres-lr, centres-ud and wings in each of the frames CENTRE_ROTATIONS
         (the cube seen turned), in the order of their centres-lr lengths (a good bound
-        early), each later frame searched only for fewer moves than the best so far;
-        the shortest (the first of equals in that order): (frame's Turned or None,
-        m_lr, m_ud, m_wings, cube after), moves and cube as seen in that frame."""
+        early), each later frame searched only for at most FRAME_SLACK moves more than
+        the best so far. The frames within FRAME_SLACK of the shortest, shortest first
+        (then in that order): [(moves, position, frame's Turned or None, m_lr, m_ud,
+        m_wings, cube after)], moves and cube as seen in that frame."""
         lr, table = self.lr, self.lr_table
         seens = [lettered if turned is None else turned.seen(lettered) for turned in self.centre_frames]
         firsts = [table[lr.rank(lr.start(centre_colours(seen)))] for seen in seens]
-        best = None
+        found, best = [], None
         for k in sorted(range(len(seens)), key=lambda k: (firsts[k], k)):
-            if best is not None and firsts[k] >= best[0]:
-                break                # its centres-lr stage alone is as long as the best total
+            if best is not None and firsts[k] > best + FRAME_SLACK:
+                break                # its centres-lr stage alone is longer than any kept total
             turned, seen = self.centre_frames[k], seens[k]
-            got = self._centres_and_wings(seen, None if best is None else best[0])
+            got = self._centres_and_wings(seen, None if best is None else best + FRAME_SLACK + 1)
             if got is not None:
-                best = (sum(len(part) for part in got[:3]), turned) + tuple(got)
-        return best[1:]
+                moves = sum(len(part) for part in got[:3])
+                found.append((moves, len(found), turned) + tuple(got))
+                best = moves if best is None else min(best, moves)
+        return sorted((f for f in found if f[0] <= best + FRAME_SLACK), key=lambda f: f[:2])
 
     def _solve(self, state, budget):
         names, parts, cube = self.reduce(state)

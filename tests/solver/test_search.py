@@ -121,3 +121,13 @@ def test_more_nodes_caps_the_search_for_further_solutions():
     capped = _ring_search(10, max_cost=7, max_solutions=None, cheapest_only=True, more_nodes=0)
     assert 1 <= len(capped) < 4
     assert all(len(s) == 5 and _end(s, 10) == 5 for s in capped)
+
+
+def test_min_cost_starts_the_search_at_that_bound():
+    # 0 -> 5 on a ring of 10: the 5-move solutions are skipped when the first bound is 7,
+    # and with min_cost = 5 (the heuristic's own bound) nothing changes
+    assert _ring_search(10, max_cost=7, max_solutions=None, min_cost=5) == \
+        _ring_search(10, max_cost=7, max_solutions=None)
+    longer = _ring_search(10, max_cost=7, max_solutions=None, min_cost=7)
+    assert longer and all(len(s) == 7 and _end(s, 10) == 5 for s in longer)
+    assert _ring_search(10, max_cost=6, min_cost=7) == []

@@ -206,6 +206,12 @@ def _orbit_state(reducer, cube):
                                pieces.wing_positions(cube), corner_parity(cube))
 
 
+def _scrambled(seed, move_set, length=30):
+    """The solved cube turned by `length` moves drawn from move_set (seeded)."""
+    rng = seeded(seed)
+    return moves.apply(solved(), [rng.choice(move_set) for _ in range(length)])
+
+
 def _finish(cube, reduction):
     """The reduction plus a 3x3x3 finish; checks that it solves the cube."""
     from cubebot.solver import solve3
@@ -230,8 +236,7 @@ def test_pairs_moves_keep_the_slice_slots_among_themselves():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_pairs_stage_solves_centres_and_pairs_every_edge_without_parity(tables_dir, seed):
-    rng = seeded(700 + seed)
-    cube = moves.apply(solved(), [rng.choice(orbits.PAIR_MOVES) for _ in range(30)])
+    cube = _scrambled(700 + seed, orbits.PAIR_MOVES)
     reducer = _reducer(tables_dir)
     pairs = reducer.pairs
     solution = reducer._search(pairs, pairs.start(_orbit_state(reducer, cube)))[0]
@@ -246,8 +251,7 @@ def test_pairs_stage_solves_centres_and_pairs_every_edge_without_parity(tables_d
 @pytest.mark.parametrize("seed", range(4))
 def test_slice_stage_puts_four_edges_in_the_slice_for_the_pairs_stage(tables_dir, seed):
     from cubebot.solver.solve4.slice import SLICE_SIZE
-    rng = seeded(800 + seed)
-    cube = moves.apply(solved(), [rng.choice(orbits.PHASE3_MOVES) for _ in range(30)])
+    cube = _scrambled(800 + seed, orbits.PHASE3_MOVES)
     reducer = _reducer(tables_dir)
     state = _orbit_state(reducer, cube)
     sl = reducer.slice
@@ -259,6 +263,31 @@ def test_slice_stage_puts_four_edges_in_the_slice_for_the_pairs_stage(tables_dir
     pairs = reducer.pairs
     rest = reducer._search(pairs, pairs.start(after))[0]
     _finish(cube, solution + rest)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_slices_deepening_finds_the_shortest_total_and_nothing_longer(tables_dir, seed):
+    # several starts (moves so far 0..2, both slice frames): the deepened search finds
+    # exactly the starts whose own shortest total is the least, each at its own
+    # shortest slice length (SLICE_SLACK 0), and every slice solution it keeps works
+    from cubebot.solver.solve4.model import Turned
+    from cubebot.solver.solve4.reduce import SLICE_SLACK
+    cube = _scrambled(900 + seed, orbits.PHASE3_MOVES)
+    reducer = _reducer(tables_dir)
+    sl = reducer.slice
+    starts, own = [], []
+    for before_moves, turned in ((0, None), (1, Turned("x")), (2, None)):
+        state = _orbit_state(reducer, cube if turned is None else turned.seen(cube))
+        starts.append((before_moves + sl.heuristic(sl.start(state)), len(starts), before_moves, state))
+        own.append(before_moves + len(reducer._search(sl, sl.start(state))[0]))
+    assert SLICE_SLACK == 0
+    found = reducer._slices_deepening(starts)
+    best = min(own)
+    assert [f is not None for f in found] == [t == best for t in own]
+    for (_, _, before_moves, state), slices in zip(starts, found):
+        for m, after in slices or []:
+            assert before_moves + len(m) == best
+            assert after == reducer.orbit.follow(state, m) and sl.heuristic(sl.start(after)) == 0
 
 
 def test_pairs_stage_refuses_a_slice_it_cannot_pair(tables_dir):
@@ -363,19 +392,26 @@ def test_centre_frames_put_every_pair_of_axes_first():
     assert len(pairs) == len(CENTRE_ROTATIONS) == 6
 
 
-def test_centres_and_wings_take_the_shortest_frame(tables_dir):
+def test_centres_and_wings_keep_the_frames_near_the_shortest(tables_dir):
+    from cubebot.solver.solve4.reduce import FRAME_SLACK
     reducer = _reducer(tables_dir)
     lettered, _ = pieces.label(scramble.random_state(N, seeded(1717)))
-    turned, m_lr, m_ud, m_eo, cube = reducer._centres_and_wings_turned(lettered)
+    candidates = reducer._centres_and_wings_turned(lettered)
     totals = []
     for frame in reducer.centre_frames:
         seen = lettered if frame is None else frame.seen(lettered)
         totals.append(sum(len(part) for part in reducer._centres_and_wings(seen)[:3]))
-    assert len(m_lr) + len(m_ud) + len(m_eo) == min(totals)
-    assert totals[reducer.centre_frames.index(turned)] == min(totals)
-    # the moves brought back turn the original cube into the chosen cube, as seen there
-    done = moves.apply(lettered, turned.moves_back(m_lr + m_ud + m_eo) if turned else m_lr + m_ud + m_eo)
-    assert (done if turned is None else turned.seen(done)) == cube
+    # the shortest first, and every frame within FRAME_SLACK of it, each once
+    assert candidates[0][0] == min(totals)
+    assert [c[0] for c in candidates] == sorted(c[0] for c in candidates)
+    assert sorted(c[0] for c in candidates) == sorted(t for t in totals if t <= min(totals) + FRAME_SLACK)
+    assert len(set(reducer.centre_frames.index(c[2]) for c in candidates)) == len(candidates)
+    for moves_13, _, turned, m_lr, m_ud, m_eo, cube in candidates:
+        assert len(m_lr) + len(m_ud) + len(m_eo) == moves_13
+        assert totals[reducer.centre_frames.index(turned)] == moves_13
+        # the moves brought back turn the original cube into the candidate's cube, as seen there
+        done = moves.apply(lettered, turned.moves_back(m_lr + m_ud + m_eo) if turned else m_lr + m_ud + m_eo)
+        assert (done if turned is None else turned.seen(done)) == cube
     # and the whole reduction still finishes to a solved cube
     names, parts, reduced = reducer.reduce(lettered)
     reducer.release()
