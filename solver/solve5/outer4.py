@@ -27,6 +27,7 @@ from cubebot.solver.facelets import FACES, OPPOSITE, centre_labels, face_index, 
 from cubebot.solver.moves import Move, apply
 from cubebot.solver.solve4 import reduce as reduce4
 from cubebot.solver.solve4.finish import to_3x3 as small_view
+from cubebot.solver.solve4.model import Turned
 from .model import N, WINGS, X_CENTRES
 
 N4 = 4
@@ -71,12 +72,21 @@ def part_reduced(state):
     return True
 
 
-def reduce_outer(state, directory=None):
+def reduce_outer(state, directory=None, rotation=None):
     """Phase 1: (moves, stages) of the 4x4x4 reduction of the part of `state`
-    (solve4's stage name -> moves count); no moves if it is reduced already."""
+    (solve4's stage name -> moves count); no moves if it is reduced already.
+
+    rotation: a whole-cube rotation ("x2", ...) to hand solve4 the part seen
+    turned, its moves brought back: solve4 keeps the DLB corner still, so a
+    rotation that moves another corner there gives another reduction, as
+    long but leaving the T-centres and midges elsewhere (PHASE1_ROTATIONS)."""
     if part_reduced(state):
         return [], {}
-    moves, stages = reduce4(view(state), directory)
+    part = view(state)
+    turned = None if rotation is None else Turned(rotation)
+    moves, stages = reduce4(part if turned is None else turned.seen(part), directory)
+    if turned is not None:
+        moves = turned.moves_back(moves)
     return [to_5x5(m) for m in moves], stages
 
 

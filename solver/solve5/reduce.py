@@ -3,12 +3,16 @@
 Stages (see docs/solver5.md):
   outer4   phase 1: the 4x4x4 part (corners, wings, X-centres) reduced by
            the 4x4x4 solver (outer4.reduce_outer): X-centres solved, every
-           tredge's wings paired, no 4x4x4 parity
+           tredge's wings paired, no 4x4x4 parity; run as is and seen
+           turned (PHASE1_ROTATIONS: solve4 keeps another corner still, so
+           another reduction), the next stages choosing between them
   tpairs   every T-pair (two T-centres across a fixed centre) one colour,
            by conjugated slices W S W' that keep the 4x4x4 part
            (tpairs.TPairStage, a bounded beam search guided by the table
-           5x5-tpair-sets), so that phase 2 takes its quick way; of its
-           cheapest solutions, the one phase 2 ends soonest after is kept
+           5x5-tpair-sets), so that phase 2 takes its quick way; its
+           cheapest solutions after every phase-1 reduction are pooled, and
+           of the MIDDLE_TRIES shortest so far the one phase 2 ends soonest
+           after is kept
   align    (stand-in only) the X-centres turned onto their fixed centres
            (outer4.align, at most two pairs of opposite wide turns)
   middle   phase 2: the T-centres and fixed centres with the X-centres, every
@@ -57,6 +61,8 @@ SMALL = 3
 ROWS = (0, 2, 4)               # 5x5x5 row/column of each 3x3x3 row/column
 PER_COLOUR = 4                 # facelets of each colour in each centre orbit
 OUTER_SIZE = 4                 # phase 1 reads the tables of the 4x4x4 solver
+PHASE1_ROTATIONS = (None, "x2")  # whole-cube turns phase 1 is run in (outer4.reduce_outer)
+MIDDLE_TRIES = 8               # (phase 1, T-pair) solutions phase 2 runs after, fewest turns first
 
 
 def to_3x3(state):
@@ -106,37 +112,55 @@ class Reducer(object):
         self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
         self.tpairs = TPairStage.opened(directory)
 
-    def middle(self, cube, before=()):
-        """Stages tpairs, align and middle: (tpairs moves, align moves, middle
-        moves). Phase 2 proper (middle.solve_middle) reads the colours off the
-        X-centres, so it needs no align, and is quick when every T-pair is one
-        colour (tpairs.TPairStage): it runs after each of the T-pair stage's
-        cheapest solutions (tpairs.CHOICES), and the pair with the fewest turns
-        together, merged where they meet each other and `before` (phase 1's
-        moves), is kept. The stand-in aligns, then puts every
-        T-centre home and pairs every wing with its midge by table 3-cycles
-        (bounded)."""
+    def phase1(self, cube):
+        """Phase 1 in each of PHASE1_ROTATIONS: its distinct move lists, in that order."""
+        found = []
+        for rotation in PHASE1_ROTATIONS:
+            moves = reduce_outer(cube, self.directory, rotation)[0]
+            if moves not in found:
+                found.append(moves)
+        return found
+
+    def middle(self, cube, firsts=([],)):
+        """Stages tpairs, align and middle after phase 1: (phase-1 moves, tpairs
+        moves, align moves, middle moves), `firsts` phase 1's move lists (each
+        reduces the 4x4x4 part of `cube`). Phase 2 proper
+        (middle.solve_middle) reads the colours off the X-centres, so it needs
+        no align, and is quick when every T-pair is one colour
+        (tpairs.TPairStage). The T-pair stage's cheapest solutions
+        (tpairs.CHOICES) after each phase-1 list are pooled; phase 2 runs
+        after the MIDDLE_TRIES with the fewest turns so far (phase 1 and the
+        T-pairs merged where they meet), and the triple with the fewest turns
+        together is kept. The stand-in (no phase 2) takes the first phase-1
+        list, aligns, then puts every T-centre home and pairs every wing with
+        its midge by table 3-cycles (bounded)."""
         if solve_middle is not None:
+            tries = []
+            for k, first in enumerate(firsts):
+                after = apply(cube, first, N)
+                for j, pairs in enumerate(self.tpairs.solutions(after) or [[]]):
+                    tries.append((count(shortest(list(first) + pairs), "obtm"), k, j, first, after, pairs))
+            tries.sort(key=lambda t: t[:3])
             best = None
-            for pairs in self.tpairs.solutions(cube) or [[]]:
-                rest = parse(" ".join(solve_middle(apply(cube, pairs, N))))
-                turns = count(shortest(list(before) + pairs + rest), "obtm")
+            for _, _, _, first, after, pairs in tries[:MIDDLE_TRIES]:
+                rest = parse(" ".join(solve_middle(apply(after, pairs, N))))
+                turns = count(shortest(list(first) + pairs + rest), "obtm")
                 if best is None or turns < best[0]:
-                    best = (turns, pairs, rest)
-            return best[1], [], best[2]
+                    best = (turns, first, pairs, rest)
+            return best[1], best[2], [], best[3]
+        first = firsts[0]
+        cube = apply(cube, first, N)
         turn = align(cube)
         cube = apply(cube, turn, N)
         parity = [PARITY_MOVE] if wing_parity(cube, self.edges.wings) else []
         cube = apply(cube, parity, N)
         centres = self.centres.solve(cube)
-        return [], turn, parity + centres + self.edges.solve(apply(cube, centres, N))
+        return first, [], turn, parity + centres + self.edges.solve(apply(cube, centres, N))
 
     def solve(self, state, budget=None):
         cube = label(state)
-        parts = [reduce_outer(cube, self.directory)[0]]
-        cube = apply(cube, parts[-1], N)
-        parts.extend(self.middle(cube, parts[0]))
-        cube = apply(cube, parts[-3] + parts[-2] + parts[-1], N)
+        parts = list(self.middle(cube, self.phase1(cube)))
+        cube = apply(cube, [m for part in parts for m in part], N)
         reduction = [m for part in parts for m in part]
         finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False)
         candidates = [shortest(reduction + list(f)) for f in finishes]

@@ -71,6 +71,17 @@ def test_phase_1_alone_reduces_the_part_of_a_random_state(tables_dir, seed):
     check_solves(state, result.candidates[0])
 
 
+@pytest.mark.parametrize("rotation", ["x2", "y2", "z"])
+def test_phase_1_seen_turned_reduces_the_part_with_other_moves(tables_dir, rotation):
+    # solve4 keeps the DLB corner still: seen turned, another corner stays, another reduction
+    state = reduce.label(scramble.random_state(N, seeded(413)))
+    plain, _ = outer4.reduce_outer(state)
+    turned, stages = outer4.reduce_outer(state, rotation=rotation)
+    assert turned != plain and len(turned) == sum(stages.values())
+    assert all(m.first == 1 and m.last in (1, 2) for m in turned)
+    assert _part_reduced_without_parity(moves.apply(state, turned, N))
+
+
 def test_phase_1_with_an_odd_wing_permutation_at_the_start(tables_dir):
     # Rw is an odd permutation of the wings (OLL parity of the 4x4x4 part)
     state = moves.apply(scramble.random_state(N, seeded(412)), "Rw", N)
