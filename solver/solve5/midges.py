@@ -108,7 +108,7 @@ def midge_key(a, b, c):
     return cycle_key(a, b, c)
 
 
-def _half_map(move):
+def half_map(move):
     """The move as a map of half slots: the midge half at h goes to m[h] (None: not a half)."""
     perm = permutation(move, N)
     at = dict((f, h) for h, f in enumerate(HALF_OF))
@@ -133,7 +133,7 @@ def base_cycles():
         went = dict((d[h], h) for h in moved)
         b = went[a]
         # seen after the core's half turn; the cycle it does is that one seen before it
-        back = _back(_half_map(core[1]))
+        back = _back(half_map(core[1]))
         result.append(((back[a], back[b], back[went[b]]), core))
     return result
 
@@ -148,7 +148,7 @@ def _back(mp):
 def build_cycles():
     """{midge key: moves} for every midge 3-cycle: setup (outer turns) + core, fewest turns."""
     bases = [(CORE_COST, cyc, core) for cyc, core in base_cycles()]
-    found = cheapest_setups(bases, OUTER, _half_map, midge_key, lambda m, setup: SETUP_COST)
+    found = cheapest_setups(bases, OUTER, half_map, midge_key, lambda m, setup: SETUP_COST)
     return dict((key, simplify(setup) + core) for key, (setup, core) in found.items())
 
 
@@ -169,7 +169,7 @@ def follow(d, moves):
     for move in moves:
         mp = _MAPS.get(move)
         if mp is None:
-            mp = _MAPS[move] = _half_map(move)
+            mp = _MAPS[move] = half_map(move)
         new = [0] * N_HALVES
         if is_slice(move):
             for h in range(N_HALVES):
@@ -194,8 +194,9 @@ def flips(d):
 class MidgeStage(object):
     """Puts every midge next to its dedge by table 3-cycles (the centres must be home)."""
 
-    def __init__(self, table):
+    def __init__(self, table, cores=None):
         self.table = table
+        self.cores = cores             # a midgecores.CoreIndex, or None: 3-cycles only
         self.maps = {}                 # outer turn -> its half map, as needed
 
     def cycle(self, a, b, c):
@@ -272,7 +273,7 @@ class MidgeStage(object):
             if not is_slice(m):
                 mp = self.maps.get(m)
                 if mp is None:
-                    mp = self.maps[m] = _half_map(m)
+                    mp = self.maps[m] = half_map(m)
                 halves = tuple(mp[h] for h in halves)
         return halves
 
@@ -321,9 +322,23 @@ class MidgeStage(object):
         return done
 
     def _steps(self, d, tail):
-        """The BEAM_BRANCH best next steps on dest d: cycles that place midges, fewest
-        turns per midge placed first, or else one pair of cycles (_pair)."""
-        ranked = self._ranked(d, tail)
-        if ranked and ranked[0][1] > 0:
-            return [moves for _, net, moves, _ in ranked[:BEAM_BRANCH] if net > 0]
+        """The BEAM_BRANCH best next steps on dest d: table 3-cycles and cores (self.cores)
+        that place midges, fewest turns per midge placed first, or else one pair of
+        cycles (_pair). Cores are ranked by their own turns first; the 2 x BEAM_BRANCH
+        best of both are then ranked again with their turns merged with the tail."""
+        ranked = [(score, net, moves) for score, net, moves, _ in self._ranked(d, tail) if net > 0]
+        if self.cores is not None:
+            for net, i in self.cores.placing(d):
+                ranked.append((self.cores.cost[i] / float(net), net, i))
+            ranked.sort(key=lambda r: r[0])
+            base = len(written(tail))
+            merged = []
+            for _, net, moves in ranked[:2 * BEAM_BRANCH]:
+                if not isinstance(moves, list):
+                    moves = self.cores.moves(moves)
+                merged.append(((len(written(tail + moves)) - base) / float(net), net, moves))
+            merged.sort(key=lambda r: r[0])
+            ranked = merged
+        if ranked:
+            return [moves for _, _, moves in ranked[:BEAM_BRANCH]]
         return [self._pair(d, tail)]

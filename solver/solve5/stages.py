@@ -44,7 +44,8 @@ def _tables(directory=None):
     from cubebot.solver.store import open_dense, open_records
     return dict((name, opener(name, directory)) for name, opener in (
         ("5x5-middle-axes", open_dense), ("5x5-middle-pairs", open_dense),
-        ("5x5-centre-cycles", open_records), ("5x5-midge-cycles", open_records)))
+        ("5x5-centre-cycles", open_records), ("5x5-midge-cycles", open_records),
+        ("5x5-midge-cores", open_records)))
 
 
 def pairs_one_colour(cube):
@@ -76,10 +77,11 @@ class MiddleSolver(object):
         from .tcentres import AxesStage, PairsStage
         from .centrecycles import CentreCycles
         from .midges import MidgeStage
+        from .midgecores import core_index
         cube = self.relabel(state)
         tables = _tables(self.directory)
         result = dict((name, []) for name in STAGE_NAMES)
-        midge_stage = MidgeStage(tables["5x5-midge-cycles"])
+        midge_stage = MidgeStage(tables["5x5-midge-cycles"], core_index(tables["5x5-midge-cores"]))
         if pairs_one_colour(cube):
             best = None
             for axes, pairs in centre_stages((AxesStage(), PairsStage()), tables, cube, max_nodes):
