@@ -324,18 +324,23 @@ class MidgeStage(object):
     def _steps(self, d, tail):
         """The BEAM_BRANCH best next steps on dest d: table 3-cycles and cores (self.cores)
         that place midges, fewest turns per midge placed first, or else one pair of
-        cycles (_pair). Cores are ranked by their own turns first; the 2 x BEAM_BRANCH
+        cycles (_pair). Cores are tried as they are and after each outer turn (a setup
+        of SETUP_COST, never undone), ranked by their own turns first; the 2 x BEAM_BRANCH
         best of both are then ranked again with their turns merged with the tail."""
         ranked = [(score, net, moves) for score, net, moves, _ in self._ranked(d, tail) if net > 0]
         if self.cores is not None:
-            for net, i in self.cores.placing(d):
-                ranked.append((self.cores.cost[i] / float(net), net, i))
+            for setup in [None] + list(OUTER):
+                seen = d if setup is None else follow(d, [setup])
+                extra = 0 if setup is None else SETUP_COST
+                for net, i in self.cores.placing(seen):
+                    ranked.append(((self.cores.cost[i] + extra) / float(net), net, (setup, i)))
             ranked.sort(key=lambda r: r[0])
             base = len(written(tail))
             merged = []
             for _, net, moves in ranked[:2 * BEAM_BRANCH]:
                 if not isinstance(moves, list):
-                    moves = self.cores.moves(moves)
+                    setup, i = moves
+                    moves = ([] if setup is None else [setup]) + self.cores.moves(i)
                 merged.append(((len(written(tail + moves)) - base) / float(net), net, moves))
             merged.sort(key=lambda r: r[0])
             ranked = merged
