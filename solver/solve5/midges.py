@@ -18,17 +18,20 @@ home stays home. The table 5x5-midge-cycles holds, for every midge 3-cycle
 (two 3-cycles of half slots, keyed by the one with the smallest half slot),
 the shortest setup + core found by a breadth-first search over setups (an
 outer turn costs one, a core five; edges.cheapest_setups). The stage is a
-beam search over these cycles: from each cube of the beam the BEAM_BRANCH
-cycles with the fewest written turns per midge they put home, the cube
-read again after each; the beam keeps the BEAM_WIDTH cubes with the fewest
-turns + BEAM_WEIGHT x midges out of place.
+beam search over these cycles and, when given a midgecores.CoreIndex, over
+the cores X^k W X^-k of the table 5x5-midge-cores (W any outer word with
+every face an even number of quarter turns: they keep the centres too and
+move 3-6 midges; midgecores.py), each as it is or after one outer setup
+turn: from each cube of the beam the BEAM_BRANCH steps with the fewest
+written turns per midge they put home, the cube read again after each; the
+beam keeps the BEAM_WIDTH cubes with the fewest turns + BEAM_WEIGHT x
+midges out of place.
 
-Why 3-cycles: a core X^k W X^-k keeps the centres only if W keeps X's ring
-rows on their faces (turns of X's two faces, half turns of the four it
-passes through), and such a W keeps the ring's four dedges among
-themselves, so a single-slice core moves at most those four midges: a
-3-cycle (k = 1, 3) or two swaps (k = 2, not in the table; see
-docs/solver5.md).
+Why the table's cycles are 3-cycles: a core X^k W X^-k whose W keeps X's
+ring rows on their faces (turns of X's two faces, half turns of the four it
+passes through) keeps the ring's four dedges among themselves, so it moves
+at most those four midges: a 3-cycle (k = 1, 3) or two swaps (k = 2, not in
+the table). The cores of midgecores.py drop that condition.
 """
 
 from cubebot.solver.errors import TableError, UnsolvableCube
@@ -280,9 +283,10 @@ class MidgeStage(object):
     def solve(self, cube):
         """Phase-2 moves (outer turns and middle slices) that pair every midge with its dedge.
 
-        A beam search over cycles: each cube of the beam (BEAM_WIDTH, fewest turns +
-        BEAM_WEIGHT x midges out of place first) takes its BEAM_BRANCH cheapest cycles per
-        midge placed (a pair of cycles where none places one), the cube read again after
+        A beam search over cycles and cores: each cube of the beam (BEAM_WIDTH, fewest
+        turns + BEAM_WEIGHT x midges out of place first) takes its BEAM_BRANCH cheapest
+        steps per midge placed (_steps; a pair of cycles where none places one), the cube
+        read again after
         each; it stops once no cube of the beam can beat the shortest finished one. Every
         step places a midge, so it ends within MAX_STEPS rounds.
         """

@@ -16,8 +16,9 @@ Otherwise (T-pairs split, as the 4x4x4 part's wide turns leave them):
               5x5-centre-cycles (centrecycles.CentreCycles: pure, so the
               4x4x4 part, the fixed centres and the midges stay)
 Then always:
-  3. midges   every midge into its dedge by midges.MidgeStage (5x5-midge-cycles,
-              a beam search over 3-cycles); on the pair-stage path it runs after
+  3. midges   every midge into its dedge by midges.MidgeStage (a beam search over
+              the 3-cycles of 5x5-midge-cycles and the centre-keeping cores of
+              5x5-midge-cores, midgecores.py); on the pair-stage path it runs after
               each of the MIDGE_TRIALS best centre solutions, the shortest kept
 Each IDA* stage has a node budget; past it, a descent of its exact table
 (always finishes). Every stage's moves are applied to the cube; the result
