@@ -36,7 +36,7 @@ from cubebot.solver.solve5.slices import MOVES, written  # noqa: E402
 
 SEED = 17017
 N = 5
-TABLES = ("5x5-middle-axes", "5x5-middle-pairs", "5x5-midge-cycles")
+TABLES = ("5x5-middle-axes", "5x5-middle-pairs", "5x5-midge-cycles", "5x5-midge-cores")
 SOLVED = "".join(f * N * N for f in "URFDLB")
 SOLVER = stages.MiddleSolver()
 

@@ -41,6 +41,7 @@ SPECS = [
     TableSpec("5x5-middle-axes", 5, "cubebot.solver.solve5.tcentres:build_axes", True),
     TableSpec("5x5-middle-pairs", 5, "cubebot.solver.solve5.tcentres:build_pairs", True),
     TableSpec("5x5-midge-cycles", 5, "cubebot.solver.solve5.midges:build", True),
+    TableSpec("5x5-midge-cores", 5, "cubebot.solver.solve5.midgecores:build", True),
     TableSpec("5x5-tpair-sets", 5, "cubebot.solver.solve5.tsets:build", True),
     TableSpec("6x6-cycles", 6, "cubebot.solver.big.cycles:build6", True),
     TableSpec("7x7-cycles", 7, "cubebot.solver.big.cycles:build7", True),

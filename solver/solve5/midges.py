@@ -18,17 +18,20 @@ home stays home. The table 5x5-midge-cycles holds, for every midge 3-cycle
 (two 3-cycles of half slots, keyed by the one with the smallest half slot),
 the shortest setup + core found by a breadth-first search over setups (an
 outer turn costs one, a core five; edges.cheapest_setups). The stage is a
-beam search over these cycles: from each cube of the beam the BEAM_BRANCH
-cycles with the fewest written turns per midge they put home, the cube
-read again after each; the beam keeps the BEAM_WIDTH cubes with the fewest
-turns + BEAM_WEIGHT x midges out of place.
+beam search over these cycles and, when given a midgecores.CoreIndex, over
+the cores X^k W X^-k of the table 5x5-midge-cores (W any outer word with
+every face an even number of quarter turns: they keep the centres too and
+move 3-6 midges; midgecores.py), each as it is or after one outer setup
+turn: from each cube of the beam the BEAM_BRANCH steps with the fewest
+written turns per midge they put home, the cube read again after each; the
+beam keeps the BEAM_WIDTH cubes with the fewest turns + BEAM_WEIGHT x
+midges out of place.
 
-Why 3-cycles: a core X^k W X^-k keeps the centres only if W keeps X's ring
-rows on their faces (turns of X's two faces, half turns of the four it
-passes through), and such a W keeps the ring's four dedges among
-themselves, so a single-slice core moves at most those four midges: a
-3-cycle (k = 1, 3) or two swaps (k = 2, not in the table; see
-docs/solver5.md).
+Why the table's cycles are 3-cycles: a core X^k W X^-k whose W keeps X's
+ring rows on their faces (turns of X's two faces, half turns of the four it
+passes through) keeps the ring's four dedges among themselves, so it moves
+at most those four midges: a 3-cycle (k = 1, 3) or two swaps (k = 2, not in
+the table). The cores of midgecores.py drop that condition.
 """
 
 from cubebot.solver.errors import TableError, UnsolvableCube
@@ -108,7 +111,7 @@ def midge_key(a, b, c):
     return cycle_key(a, b, c)
 
 
-def _half_map(move):
+def half_map(move):
     """The move as a map of half slots: the midge half at h goes to m[h] (None: not a half)."""
     perm = permutation(move, N)
     at = dict((f, h) for h, f in enumerate(HALF_OF))
@@ -133,7 +136,7 @@ def base_cycles():
         went = dict((d[h], h) for h in moved)
         b = went[a]
         # seen after the core's half turn; the cycle it does is that one seen before it
-        back = _back(_half_map(core[1]))
+        back = _back(half_map(core[1]))
         result.append(((back[a], back[b], back[went[b]]), core))
     return result
 
@@ -148,7 +151,7 @@ def _back(mp):
 def build_cycles():
     """{midge key: moves} for every midge 3-cycle: setup (outer turns) + core, fewest turns."""
     bases = [(CORE_COST, cyc, core) for cyc, core in base_cycles()]
-    found = cheapest_setups(bases, OUTER, _half_map, midge_key, lambda m, setup: SETUP_COST)
+    found = cheapest_setups(bases, OUTER, half_map, midge_key, lambda m, setup: SETUP_COST)
     return dict((key, simplify(setup) + core) for key, (setup, core) in found.items())
 
 
@@ -169,7 +172,7 @@ def follow(d, moves):
     for move in moves:
         mp = _MAPS.get(move)
         if mp is None:
-            mp = _MAPS[move] = _half_map(move)
+            mp = _MAPS[move] = half_map(move)
         new = [0] * N_HALVES
         if is_slice(move):
             for h in range(N_HALVES):
@@ -194,8 +197,9 @@ def flips(d):
 class MidgeStage(object):
     """Puts every midge next to its dedge by table 3-cycles (the centres must be home)."""
 
-    def __init__(self, table):
+    def __init__(self, table, cores=None):
         self.table = table
+        self.cores = cores             # a midgecores.CoreIndex, or None: 3-cycles only
         self.maps = {}                 # outer turn -> its half map, as needed
 
     def cycle(self, a, b, c):
@@ -272,16 +276,17 @@ class MidgeStage(object):
             if not is_slice(m):
                 mp = self.maps.get(m)
                 if mp is None:
-                    mp = self.maps[m] = _half_map(m)
+                    mp = self.maps[m] = half_map(m)
                 halves = tuple(mp[h] for h in halves)
         return halves
 
     def solve(self, cube):
         """Phase-2 moves (outer turns and middle slices) that pair every midge with its dedge.
 
-        A beam search over cycles: each cube of the beam (BEAM_WIDTH, fewest turns +
-        BEAM_WEIGHT x midges out of place first) takes its BEAM_BRANCH cheapest cycles per
-        midge placed (a pair of cycles where none places one), the cube read again after
+        A beam search over cycles and cores: each cube of the beam (BEAM_WIDTH, fewest
+        turns + BEAM_WEIGHT x midges out of place first) takes its BEAM_BRANCH cheapest
+        steps per midge placed (_steps; a pair of cycles where none places one), the cube
+        read again after
         each; it stops once no cube of the beam can beat the shortest finished one. Every
         step places a midge, so it ends within MAX_STEPS rounds.
         """
@@ -321,9 +326,28 @@ class MidgeStage(object):
         return done
 
     def _steps(self, d, tail):
-        """The BEAM_BRANCH best next steps on dest d: cycles that place midges, fewest
-        turns per midge placed first, or else one pair of cycles (_pair)."""
-        ranked = self._ranked(d, tail)
-        if ranked and ranked[0][1] > 0:
-            return [moves for _, net, moves, _ in ranked[:BEAM_BRANCH] if net > 0]
+        """The BEAM_BRANCH best next steps on dest d: table 3-cycles and cores (self.cores)
+        that place midges, fewest turns per midge placed first, or else one pair of
+        cycles (_pair). Cores are tried as they are and after each outer turn (a setup
+        of SETUP_COST, never undone), ranked by their own turns first; the 2 x BEAM_BRANCH
+        best of both are then ranked again with their turns merged with the tail."""
+        ranked = [(score, net, moves) for score, net, moves, _ in self._ranked(d, tail) if net > 0]
+        if self.cores is not None:
+            for setup in [None] + list(OUTER):
+                seen = d if setup is None else follow(d, [setup])
+                extra = 0 if setup is None else SETUP_COST
+                for net, i in self.cores.placing(seen):
+                    ranked.append(((self.cores.cost[i] + extra) / float(net), net, (setup, i)))
+            ranked.sort(key=lambda r: r[0])
+            base = len(written(tail))
+            merged = []
+            for _, net, moves in ranked[:2 * BEAM_BRANCH]:
+                if not isinstance(moves, list):
+                    setup, i = moves
+                    moves = ([] if setup is None else [setup]) + self.cores.moves(i)
+                merged.append(((len(written(tail + moves)) - base) / float(net), net, moves))
+            merged.sort(key=lambda r: r[0])
+            ranked = merged
+        if ranked:
+            return [moves for _, _, moves in ranked[:BEAM_BRANCH]]
         return [self._pair(d, tail)]

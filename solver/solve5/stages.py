@@ -16,8 +16,9 @@ Otherwise (T-pairs split, as the 4x4x4 part's wide turns leave them):
               5x5-centre-cycles (centrecycles.CentreCycles: pure, so the
               4x4x4 part, the fixed centres and the midges stay)
 Then always:
-  3. midges   every midge into its dedge by midges.MidgeStage (5x5-midge-cycles,
-              a beam search over 3-cycles); on the pair-stage path it runs after
+  3. midges   every midge into its dedge by midges.MidgeStage (a beam search over
+              the 3-cycles of 5x5-midge-cycles and the centre-keeping cores of
+              5x5-midge-cores, midgecores.py); on the pair-stage path it runs after
               each of the MIDGE_TRIALS best centre solutions, the shortest kept
 Each IDA* stage has a node budget; past it, a descent of its exact table
 (always finishes). Every stage's moves are applied to the cube; the result
@@ -44,7 +45,8 @@ def _tables(directory=None):
     from cubebot.solver.store import open_dense, open_records
     return dict((name, opener(name, directory)) for name, opener in (
         ("5x5-middle-axes", open_dense), ("5x5-middle-pairs", open_dense),
-        ("5x5-centre-cycles", open_records), ("5x5-midge-cycles", open_records)))
+        ("5x5-centre-cycles", open_records), ("5x5-midge-cycles", open_records),
+        ("5x5-midge-cores", open_records)))
 
 
 def pairs_one_colour(cube):
@@ -76,10 +78,11 @@ class MiddleSolver(object):
         from .tcentres import AxesStage, PairsStage
         from .centrecycles import CentreCycles
         from .midges import MidgeStage
+        from .midgecores import core_index
         cube = self.relabel(state)
         tables = _tables(self.directory)
         result = dict((name, []) for name in STAGE_NAMES)
-        midge_stage = MidgeStage(tables["5x5-midge-cycles"])
+        midge_stage = MidgeStage(tables["5x5-midge-cycles"], core_index(tables["5x5-midge-cores"]))
         if pairs_one_colour(cube):
             best = None
             for axes, pairs in centre_stages((AxesStage(), PairsStage()), tables, cube, max_nodes):

@@ -8,7 +8,7 @@ import pytest
 
 from cubebot.solver import facelets, moves
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
-from cubebot.solver.solve5 import midges, stages, tcentres
+from cubebot.solver.solve5 import midgecores, midges, stages, tcentres
 from cubebot.solver.solve5.middle import solve_middle
 from cubebot.solver.solve5.slices import MOVES, OUTER, SLICES, names, written
 from cubebot.solver.store import open_dense, open_records
@@ -160,6 +160,22 @@ def test_the_midge_stage_alone_on_its_group(tables_dir, seed):
     assert reduced(moves.apply(cube, written(solution), N))
 
 
+@pytest.mark.parametrize("seed", [14, 15, 16])
+def test_the_midge_stage_with_cores_alone_on_its_group(tables_dir, seed):
+    # a cube made by random cores of the core table and outer turns (centres home)
+    rng = random.Random(seed)
+    index = midgecores.core_index(open_records(midgecores.TABLE))
+    turns = []
+    for _ in range(8):
+        turns += index.moves(rng.randrange(len(index.values))) + [rng.choice(OUTER)]
+    cube = moves.apply(SOLVED, written(turns), N)
+    assert midges.wrong(midges.dest(cube)) > 0
+    plain = midges.MidgeStage(open_records("5x5-midge-cycles")).solve(cube)
+    solution = midges.MidgeStage(open_records("5x5-midge-cycles"), index).solve(cube)
+    assert reduced(moves.apply(cube, written(solution), N))
+    assert reduced(moves.apply(cube, written(plain), N))
+
+
 @pytest.mark.parametrize("seed", [12, 13])
 def test_phase_2_keeps_the_shortest_of_its_centre_trials(tables_dir, seed):
     # each of the MIDGE_TRIALS centre solutions puts the centres home; the midge stage
@@ -197,6 +213,58 @@ def test_seeded_phase_2_states(tables_dir, seed):
 def test_disguised_states_are_read_by_their_x_centres(tables_dir):
     state = disguise(scrambled(26), seeded(26))
     check(state, solve_middle(state))
+
+
+def test_even_words_are_the_ones_with_even_quarter_turns_per_face():
+    parse = moves.parse
+    assert midgecores.even_word(parse("R2"))
+    assert midgecores.even_word(parse("R U R' U'"))
+    assert midgecores.even_word(parse("U R2 U"))
+    assert not midgecores.even_word(parse("R U2"))
+    assert not midgecores.even_word(parse("R U R'"))
+    found = midgecores.words(2)
+    assert all(midgecores.even_word(w) for w in found)
+    # length 1: the 6 half turns; length 2: two half turns of different faces (6 x 5)
+    assert len(found) == 6 + 6 * 5
+
+
+def test_midge_core_table_round_trips_and_every_core_keeps_the_centres(tables_dir):
+    # the table on disk is what the build makes: record i = (effect, moves) of core i
+    table = open_records(midgecores.TABLE)
+    built = midgecores.build_cores()
+    assert len(table) == len(built) == 2361
+    index = midgecores.CoreIndex(table)
+    sizes = set()
+    for i, (effect, core) in enumerate(built):
+        assert index.moves(i) == core
+        assert midgecores.effect(core) == effect
+        after = moves.apply(SOLVED, written(core), N)
+        for f in range(6):                     # every centre home, whatever W did
+            face = after[f * AREA:(f + 1) * AREA]
+            assert set(face[r * N + c] for r in (1, 2, 3) for c in (1, 2, 3)) == set(facelets.FACES[f])
+        d = midges.dest(after)
+        assert midges.follow(list(range(24)), core) == d
+        moved = midgecores.moved(effect)
+        assert len(moved) == midges.wrong(d) and sum(index.moved_mask[i] >> s & 1 for s in moved) == len(moved)
+        sizes.add(len(moved))
+    assert sizes == set([3, 4, 5, 6])           # more than a ring's 4 midges
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_core_index_counts_what_each_core_places(tables_dir, seed):
+    # on a cube in the midge group, the net midges each core places (CoreIndex.placing)
+    # is what applying it to the cube shows; and no core left out places one
+    cube = scrambled(seed)
+    solver = stages.MiddleSolver()
+    cube = solver.relabel(cube)
+    d = midges.dest(cube)
+    index = midgecores.core_index(open_records(midgecores.TABLE))
+    predicted = dict((i, net) for net, i in index.placing(d))
+    assert predicted
+    for i in range(len(index.values)):
+        after = moves.apply(cube, written(index.moves(i)), N)
+        net = midges.wrong(d) - midges.wrong(midges.dest(after))
+        assert predicted.get(i, min(net, 0)) == net
 
 
 def test_solved_and_one_move_states():

@@ -1,0 +1,197 @@
+"""Centre-keeping midge cores with any outer word inside: the table 5x5-midge-cores.
+
+A core here is X^k W X^-k: X a middle slice (k = 1, 2, 3), W a word of at
+most W_MAX outer turns in which every face makes an even number of quarter
+turns (a half turn counts two). Such a core keeps every centre home,
+whatever W does to the rest:
+  - fixed centres: only X^k and X^-k move them, and they cancel;
+  - T-centres: under phase 2's moves they are 12 one-colour T-pairs (tcentres),
+    and an outer quarter turn of a face only swaps that face's two pair slots
+    (column, row); turns of different faces act on different slots, so a face
+    turned an even number of quarter turns leaves every pair slot as it was:
+    X^-k brings back exactly the pairs X^k took away.
+W's outer turns move edges whole (a dedge with its midge) and are never
+undone; so, seen from the dedges, X^k shifts the midges of X's ring, W
+carries some of those edges out of the ring and others in, and X^-k shifts
+the midges then in the ring back: up to 8 midges move, where the cores of
+midges.py (W one half turn of a face X passes through) move at most the
+four of one ring (3-cycles). With W_MAX = 4 the effects move 3-6 midges.
+
+Effect of a core, independent of the cube: with midges.dest's d before the
+core and d' after it, d'[A[h]] = B[d[h]] for the core's half-slot maps A (all
+its turns) and B (its outer turns only; midges.follow). The midge of slot s
+is then home after the core iff d[2s] == E[s] with E[s] = B^-1[A[2s]]. So a
+core places, on dest d, (#s not home with d[2s] == E[s]) - (#s home that it
+moves, E[s] != 2s) midges net; CoreIndex counts that for every core at once.
+
+Table 5x5-midge-cores: one record per distinct effect E (the cheapest core
+found for it, then the first in enumeration order), key the core's index (2
+bytes), value E (N_MIDGES bytes, each < 24) then the core's phase-2 moves
+(MAX_MOVES bytes, each a slices.MOVES index + 1, leading zeros for fewer).
+N_CORE_WORDS counts the W words; N_CORES the distinct effects the build
+finds (2,361 for W_MAX = 4).
+"""
+
+import itertools
+
+from cubebot.solver.errors import TableError
+from cubebot.solver.moves import Move
+from .edges import BYTE, decode
+from .midges import N_HALVES, N_MIDGES, half_map
+from .slices import MIDDLE, MOVES, OUTER, SLICES, is_slice, written
+
+TABLE = "5x5-midge-cores"
+W_MAX = 4                      # outer turns inside a core; 5 gave no shorter solves (docs)
+MAX_MOVES = W_MAX + 2          # X^k, W, X^-k as phase-2 moves
+KEY_WIDTH = 2                  # core index < 2 ** 16
+VALUE_WIDTH = N_MIDGES + MAX_MOVES
+QUARTER_TURNS = {1: 1, 2: 2, 3: 1}   # a move's quarter turns: a half turn two
+
+
+def even_word(word):
+    """True if every face turns an even number of quarter turns in `word`."""
+    count = {}
+    for m in word:
+        count[m.face] = count.get(m.face, 0) + QUARTER_TURNS[m.turns]
+    return all(v % 2 == 0 for v in count.values())
+
+
+def words(longest=W_MAX):
+    """The outer words W of 1..longest turns, no face twice in a row, with even_word."""
+    result = []
+    for length in range(1, longest + 1):
+        for word in itertools.product(OUTER, repeat=length):
+            if all(word[i].face != word[i + 1].face for i in range(length - 1)) and even_word(word):
+                result.append(list(word))
+    return result
+
+
+def maps(moves):
+    """(A, B): the half-slot maps of all the moves and of their outer turns only."""
+    a, b = list(range(N_HALVES)), list(range(N_HALVES))
+    for m in moves:
+        mp = half_map(m)
+        a = [mp[h] for h in a]
+        if not is_slice(m):
+            b = [mp[h] for h in b]
+    return a, b
+
+
+def effect(moves):
+    """E of the moves (the module docstring): E[s] = B^-1[A[2s]]."""
+    a, b = maps(moves)
+    back = [0] * N_HALVES
+    for h, t in enumerate(b):
+        back[t] = h
+    return tuple(back[a[2 * s]] for s in range(N_MIDGES))
+
+
+def moved(e):
+    """The midge slots a core of effect e moves (E[s] != 2s)."""
+    return [s for s in range(N_MIDGES) if e[s] != 2 * s]
+
+
+def build_cores(longest=W_MAX):
+    """[(effect, moves)] for every effect of X^k W X^-k that moves a midge: the fewest
+    written turns, then the first found (slices in slices.SLICES order, W by length)."""
+    best = {}
+    order = []
+    for x in SLICES:
+        undo = Move(x.face, MIDDLE, MIDDLE, 4 - x.turns)
+        for word in words(longest):
+            core = [x] + word + [undo]
+            e = effect(core)
+            if not moved(e):
+                continue
+            cost = len(written(core))
+            if e not in best:
+                order.append(e)
+            if e not in best or cost < best[e][0]:
+                best[e] = (cost, core)
+    ranked = sorted(range(len(order)), key=lambda i: (best[order[i]][0], i))
+    return [(order[i], best[order[i]][1]) for i in ranked]
+
+
+def build(path, progress=None):
+    """Write 5x5-midge-cores (records: core index -> effect bytes + move bytes)."""
+    from cubebot.solver.tables import write_records
+    cores = build_cores()
+    if progress:
+        progress("{} centre-keeping midge cores".format(len(cores)))
+    index = dict((m, i + 1) for i, m in enumerate(MOVES))
+    items = []
+    for key, (e, core) in enumerate(cores):
+        value = 0
+        for h in e:
+            value = value * BYTE + h
+        moves = 0
+        for m in core:
+            moves = moves * BYTE + index[m]
+        items.append((key, value * BYTE ** MAX_MOVES + moves))
+    write_records(path, items, KEY_WIDTH, VALUE_WIDTH)
+
+
+class CoreIndex(object):
+    """The cores of a 5x5-midge-cores table, indexed by what they place.
+
+    by_target[s * 24 + t]: the cores with E[s] == t != 2s (they place slot s's midge
+    when d[2s] == t); moved_mask[i]: the slots core i moves, as bits.
+    """
+
+    def __init__(self, table):
+        self.values = []
+        self.cost = []
+        self.moved_mask = []
+        self.by_target = [[] for _ in range(N_MIDGES * N_HALVES)]
+        mask = BYTE ** MAX_MOVES
+        for i in range(len(table)):
+            value = table.get(i)
+            if value is None:
+                raise TableError("table {} has no core {}: run `cubebot tables build --size 5`".format(
+                    TABLE, i))
+            e, moves = divmod(value, mask)
+            bits = 0
+            for s in reversed(range(N_MIDGES)):
+                e, t = divmod(e, BYTE)
+                if t != 2 * s:
+                    bits |= 1 << s
+                    self.by_target[s * N_HALVES + t].append(i)
+            self.values.append(moves)
+            self.moved_mask.append(bits)
+            self.cost.append(len(written(decode(moves, MOVES))))
+
+    def moves(self, i):
+        return decode(self.values[i], MOVES)
+
+    def placing(self, d):
+        """[(net midges placed, core index)] of the cores that place at least one net on
+        dest d (midges.dest)."""
+        gains = {}
+        home = 0
+        for s in range(N_MIDGES):
+            t = d[2 * s]
+            if t == 2 * s:
+                home |= 1 << s
+                continue
+            for i in self.by_target[s * N_HALVES + t]:
+                gains[i] = gains.get(i, 0) + 1
+        result = []
+        for i, g in gains.items():
+            net = g - bin(self.moved_mask[i] & home).count("1")
+            if net > 0:
+                result.append((net, i))
+        result.sort()
+        return result
+
+
+_INDEXES = {}                  # table path -> its CoreIndex (read once per process)
+
+
+def core_index(table):
+    """The CoreIndex of an open 5x5-midge-cores table, read once per file."""
+    key = (table.path, table.size)
+    found = _INDEXES.get(key)
+    if found is None:
+        found = _INDEXES[key] = CoreIndex(table)
+    return found
+
