@@ -27,10 +27,11 @@ from cubebot.solver.moves import apply, simplify
 from cubebot.solver.solve4.model import permutation_parity as wing_parity
 from .cycles import orbits, table_name
 from .freebeam import FreeStage
+from .slicebeam import SliceStage
 from .stages import CentreStage, WingStage
 from .views import blown_up, lift, slice_turns, view, view_rows, written
 
-STAGES = ("free", "parity", "centres", "wings", "view")
+STAGES = ("free", "slices", "parity", "centres", "wings", "view")
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -57,6 +58,7 @@ class Reducer(object):
         self.centres = CentreStage(n, table, self.orbits)
         self.wings = WingStage(n, table, self.orbits)
         self.free = FreeStage(n)
+        self.slices = SliceStage(n)
 
     def solve_view(self, cube, budget):
         """The last stage: the lifted moves that solve the smaller cube's view."""
@@ -81,6 +83,8 @@ class Reducer(object):
         parts = [self.free.solve(state)]
         cube = apply(state, parts[-1], n)
         goal = blown_up(cube, n)
+        parts.append(self.slices.solve(cube, goal))
+        cube = apply(cube, parts[-1], n)
         parts.append(self.parity(cube, goal))
         cube = apply(cube, parts[-1], n)
         parts.append(self.centres.solve(cube, goal))
