@@ -8,7 +8,9 @@ more, so a stage ends within 2 x 24 steps per orbit.
 
 The centre stage takes all centre orbits at once and weighs the table's block
 commutators (cycles.block_commutators: three rectangles of centres of several
-orbits cycled for 12 moves) against the best 3-cycle of every orbit.
+orbits cycled for 12 moves), and each of them moved by an outer turn (S C S',
+14 moves; an outer turn keeps the centres outside the view outside it),
+against the best 3-cycle of every orbit.
 
 Both take a goal cube (views.blown_up: the colour each facelet must show;
 a cycle never moves the view, so the goal stays put). Centre pieces of one
@@ -23,9 +25,10 @@ permutation, even after the parity stage, so 3-cycles finish it.
 from operator import eq, itemgetter
 
 from cubebot.solver.errors import InvalidCube, TableError
-from cubebot.solver.moves import apply, permutation, simplify
+from cubebot.solver.facelets import FACES
+from cubebot.solver.moves import Move, apply, invert, permutation, simplify
 from cubebot.solver.solve5.edges import orientations
-from .cycles import N_SLOTS, cycle_key, decode, read_blocks, setup_moves, slot_map, table_name
+from .cycles import N_SLOTS, TURNS, cycle_key, decode, read_blocks, setup_moves, slot_map, table_name
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
 CHOICES = 40                   # 3-cycles of the best gain compared by length, per step
@@ -92,10 +95,22 @@ class CentreStage(_CycleStage):
     def __init__(self, n, table, orbits):
         _CycleStage.__init__(self, n, table, orbits)
         self.blocks = []
+        seen = set()
+        outer = [(Move(f, 1, 1, t), permutation(Move(f, 1, 1, t), n), permutation(Move(f, 1, 1, 4 - t), n))
+                 for f in FACES for t in TURNS]
         for moves in read_blocks(table, n):
-            p = _permutation_of(moves, n)
-            moved = [i for i in range(len(p)) if p[i] != i]
-            self.blocks.append((itemgetter(*moved), itemgetter(*[p[i] for i in moved]), moves))
+            base = _permutation_of(moves, n)
+            self._add_block(moves, base, seen)
+            for setup, there, back in outer:      # the block moved by an outer turn: S C S'
+                p = itemgetter(*back)(itemgetter(*base)(itemgetter(*there)(tuple(range(len(base))))))
+                self._add_block(simplify([setup] + moves + invert([setup])), p, seen)
+
+    def _add_block(self, moves, p, seen):
+        moved = tuple(i for i in range(len(p)) if p[i] != i)
+        source = tuple(p[i] for i in moved)
+        if (moved, source) not in seen:
+            seen.add((moved, source))
+            self.blocks.append((itemgetter(*moved), itemgetter(*source), moves))
 
     def _tiers(self, cube, goal, slots):
         """{net gain: up to CHOICES 3-cycles (a, b, c) of one orbit}."""
