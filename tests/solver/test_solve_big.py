@@ -115,7 +115,7 @@ def test_block_commutators_are_pure_centre_cycles_outside_the_view(tables_dir, n
     size = 6 * nn
     assert len(red.centres.blocks) > 1000
     rng = seeded(95 + n)
-    for moved, source, seq in rng.sample(red.centres.blocks, 40):
+    for _, _, seq in rng.sample(red.centres.blocks, 40):
         perm = cycles.compose([moves.permutation(m, n) for m in seq], size)
         changed = [i for i in range(size) if perm[i] != i]
         assert changed and set(changed) <= outside
@@ -132,7 +132,7 @@ def test_the_centre_and_wing_stages_alone_finish_a_cube_of_their_group(tables_di
     goal = views.blown_up(_scrambled(n, 75 + n), n)
     rng = seeded(76 + n)
     state = goal
-    for index, (kind, _, _) in enumerate(red.orbits):
+    for index in range(len(red.orbits)):
         for _ in range(5):
             state = moves.apply(state, red.centres.cycle(index, *rng.sample(range(cycles.N_SLOTS), 3)), n)
     for _, _, seq in rng.sample(red.centres.blocks, 5):
