@@ -2,17 +2,19 @@
 
   free     many facelets joined to their group's view facelet by free turns
            (freebeam.FreeStage, a bounded beam search)
+  slices   more joined by steps W S W' that keep the view (slicebeam.SliceStage)
   parity   a wing orbit whose permutation (against the goal) is odd made even
            by one quarter turn of its slice
-  centres  every centre orbit outside the view joined by table 3-cycles
-           (stages.CentreStage)
+  centres  every centre orbit outside the view joined by block commutators
+           and table 3-cycles (stages.CentreStage)
   wings    every wing orbit outside the view joined by table 3-cycles
            (stages.WingStage)
   view     the cube is now blown up (views.blown_up): the smaller cube seen
            through views.view_rows(n), solved whole by the 4x4x4 (even N) or
            5x5x5 (odd N) solver, its moves lifted to the grouped layers
-The goal of the cycle stages is the blown-up cube of the cube after the
-parity stage (cycles and slices outside the view never move the view).
+The goal of the later stages is the blown-up cube of the cube after the free
+stage (the later steps, cycles and slices outside the view never move the
+view, so it stays put).
 Every stage is bounded: the beam by its steps, each cycle step joins at least
 one piece for good, the smaller solvers bound theirs.
 """
