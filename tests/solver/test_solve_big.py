@@ -121,7 +121,7 @@ def test_block_commutators_are_pure_centre_cycles_outside_the_view(tables_dir, n
         assert changed and set(changed) <= outside
         assert all(perm[perm[perm[i]]] == i for i in changed)
         assert not any((i % nn) // n in rows and i % n in rows for i in changed)
-        assert len(seq) == 12
+        assert len(seq) <= 14          # 12, or 14 for a block moved by an outer turn
 
 
 @pytest.mark.parametrize("n", SIZES)
