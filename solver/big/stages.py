@@ -28,7 +28,7 @@ from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, invert, permutation, simplify
 from cubebot.solver.solve5.edges import orientations
-from .cycles import N_SLOTS, TURNS, cycle_key, decode, read_blocks, setup_moves, slot_map, table_name
+from .cycles import N_SLOTS, TURNS, cycle_key, decode, move_list, read_blocks, setup_moves, slot_map, table_name
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
 CHOICES = 40                   # 3-cycles of the best gain compared by length, per step
@@ -94,23 +94,32 @@ class CentreStage(_CycleStage):
 
     def __init__(self, n, table, orbits):
         _CycleStage.__init__(self, n, table, orbits)
+        # blocks: (moved, source, moves as bytes of indices into self.moves); itemgetters and
+        # bytes keep 24k blocks in a few MB (lists of Moves would take tens)
+        self.moves = move_list(n)
+        index = dict((m, i) for i, m in enumerate(self.moves))
         self.blocks = []
         seen = set()
         outer = [(Move(f, 1, 1, t), permutation(Move(f, 1, 1, t), n), permutation(Move(f, 1, 1, 4 - t), n))
                  for f in FACES for t in TURNS]
         for moves in read_blocks(table, n):
             base = _permutation_of(moves, n)
-            self._add_block(moves, base, seen)
+            self._add_block(moves, base, seen, index)
             for setup, there, back in outer:      # the block moved by an outer turn: S C S'
                 p = itemgetter(*back)(itemgetter(*base)(itemgetter(*there)(tuple(range(len(base))))))
-                self._add_block(simplify([setup] + moves + invert([setup])), p, seen)
+                self._add_block(simplify([setup] + moves + invert([setup])), p, seen, index)
 
-    def _add_block(self, moves, p, seen):
+    def _add_block(self, moves, p, seen, index):
         moved = tuple(i for i in range(len(p)) if p[i] != i)
         source = tuple(p[i] for i in moved)
         if (moved, source) not in seen:
             seen.add((moved, source))
-            self.blocks.append((itemgetter(*moved), itemgetter(*source), moves))
+            self.blocks.append((itemgetter(*moved), itemgetter(*source),
+                                bytes(bytearray(index[m] for m in moves))))
+
+    def block_moves(self, coded):
+        """The Moves of a block's bytes."""
+        return [self.moves[i] for i in bytearray(coded)]
 
     def _tiers(self, cube, goal, slots):
         """{net gain: up to CHOICES 3-cycles (a, b, c) of one orbit}."""
@@ -142,10 +151,11 @@ class CentreStage(_CycleStage):
                 best = self._best(index, self._tiers(cube, goal, self.orbits[index][2]), solution, best)
             if best is None:
                 return solution
-            for moved, source, moves in self.blocks:
+            for moved, source, coded in self.blocks:
                 target = moved(goal)
                 net = sum(map(eq, source(cube), target)) - sum(map(eq, moved(cube), target))
                 if net > 0:
+                    moves = self.block_moves(coded)
                     cost = added(solution, moves)
                     if cost * best[0] < best[1] * net:
                         best = (net, cost, moves)
