@@ -112,8 +112,9 @@ class CentreStage(_CycleStage):
     def _add_block(self, moves, p, seen, index):
         moved = tuple(i for i in range(len(p)) if p[i] != i)
         source = tuple(p[i] for i in moved)
-        if (moved, source) not in seen:
-            seen.add((moved, source))
+        key = hash((moved, source))           # an int, not the tuples: a lower peak at load
+        if key not in seen:
+            seen.add(key)
             self.blocks.append((itemgetter(*moved), itemgetter(*source),
                                 bytes(bytearray(index[m] for m in moves))))
 
