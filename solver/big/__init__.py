@@ -1,20 +1,21 @@
-"""The NxNxN solver for N >= 6: a smaller cube's view solved first, then every
-other orbit by table 3-cycles.
+"""The NxNxN solver for N >= 6: the cube reduced to a smaller one by grouping
+layers, then solved by the smaller solver.
 
-Stages (see docs/solver-big.md and reduce.py):
-  1. view     the cube seen through the layers VIEW_ROWS (0, 1, N-2, N-1 for an
-              even N: a 4x4x4; 0, 1, mid, N-2, N-1 for an odd N: a 5x5x5),
-              solved whole by the smaller solver (cubebot.solver.solve4 or
-              solve5); its moves are lifted to the same-named wide turns of
-              the big cube (views.lift)
-  2. parity   one quarter turn of an inner slice per wing orbit whose
-              permutation is odd (slices outside the view leave it solved)
-  3. centres  every other centre orbit (X-centres, obliques, T-centres) by
-              pure 3-cycles from the table NxN-cycles, greedily
-  4. wings    every other wing orbit by pure 3-cycles from the same table
-Each 3-cycle moves nothing else, so the view stays solved and the cube ends
-solved. Output: outer and wide turns only (a slice as two wide turns), each
-counted one move (OBTM).
+The view rows (0, 1, N-2, N-1 for an even N: a 4x4x4; 0, 1, mid, N-2, N-1
+for an odd N: a 5x5x5) each stand for a group of rows ({0}, {1..}, {..N-2},
+{N-1}, and {mid}). Stages (see docs/solver-big.md and reduce.py):
+  1. free     a beam over all turns joins many facelets to their group's view
+              facelet (freebeam)
+  2. slices   a beam over W S W' steps that keep the view (slicebeam)
+  3. parity   one slice quarter turn per wing orbit odd against the view's
+  4. centres  the centre orbits outside the view joined by block commutators
+              and table 3-cycles (stages.CentreStage)
+  5. wings    the wing orbits outside the view joined by table 3-cycles
+  6. view     the cube is now the smaller cube blown up: solved whole by
+              cubebot.solver.solve4 or solve5, its moves lifted to the
+              grouped turns (views.lift: the 4x4x4's Rw is the 6x6x6's 3Rw)
+Output: outer and wide turns only (a slice as two wide turns), each counted
+one move (OBTM).
 
 solve(state, metric, budget) is the engine entry point of cubebot.solver.api;
 solve_stages(state, budget) also returns the moves of each stage.

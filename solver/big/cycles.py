@@ -15,8 +15,16 @@ search over setups S (outer and wide turns, each costing 2). Only pairs of
 supports that meet in one piece are composed, so the build stays quick.
 Slices are written as two wide turns (views.slice_turns).
 
+Block commutators (`block_commutators`): [A, b C b'], A and C runs of inner
+layers of one axis (written as two wide turns of at most (N+1)//2 layers), b
+an outer turn of another axis, that move only centre facelets outside the
+view, every one in a 3-cycle: one cycles three rectangles of centres of
+several orbits at once (3 to 3 x |A| x |C| facelets) for the 12 moves a
+single 3-cycle costs.
+
 Table: sorted records, key = orbit index x 24^3 + cycle key (3 bytes), value
-= the moves, one byte each (index + 1 into `move_list(n)`).
+= the moves, one byte each (index + 1 into `move_list(n)`); after the orbits
+the block commutators, key = number of orbits x 24^3 + their index.
 """
 
 from collections import OrderedDict
@@ -173,6 +181,66 @@ def wing_bases(k, slots, n):
     return _pure_commutators(pairs(), [slots], n)[0]
 
 
+def runs(n):
+    """[(first, last)]: the runs of inner layers a slice of at most (N+1)//2 layers
+    reaches from a face (2 <= first <= last <= (N+1)//2)."""
+    half = (n + 1) // 2
+    return [(a, b) for a in range(2, half + 1) for b in range(a, half + 1)]
+
+
+def _run_moves(face, first, last, turns):
+    return simplify([Move(face, 1, last, turns), Move(face, 1, first - 1, 4 - turns)])
+
+
+def block_commutators(n):
+    """[moves]: the pure block commutators of the NxNxN (see the module docstring), the
+    shortest writing of each distinct permutation, in enumeration order."""
+    size = 6 * n * n
+    allowed = set(f for _, _, slots in orbits(n) for piece in slots for f in piece
+                  if len(piece) == 1)
+    cache = {}
+
+    def perm(moves):
+        key = tuple(moves)
+        if key not in cache:
+            cache[key] = compose([permutation(m, n) for m in moves], size)
+        return cache[key]
+    axes = (("R", "L"), ("U", "D"), ("F", "B"))
+    found = OrderedDict()                     # first-found order: no dict order
+    for axis in axes:
+        layers = [(f, a, b, t) for f in axis for a, b in runs(n) for t in TURNS]
+        outer = [Move(f, 1, 1, t) for f in FACES if f not in axis for t in TURNS]
+        for fa, a1, a2, ta in layers:
+            first = _run_moves(fa, a1, a2, ta)
+            for b in outer:
+                for fc, c1, c2, tc in layers:
+                    second = [b] + _run_moves(fc, c1, c2, tc) + [Move(b.face, 1, 1, 4 - b.turns)]
+                    p = compose([perm(first), perm(second), perm(invert(first)), perm(invert(second))], size)
+                    moved = tuple(i for i in range(size) if p[i] != i)
+                    if not moved or any(i not in allowed or p[p[p[i]]] != i for i in moved):
+                        continue
+                    key = (moved, tuple(p[i] for i in moved))
+                    moves = simplify(first + second + invert(first) + invert(second))
+                    if key not in found or len(moves) < len(found[key]):
+                        found[key] = moves
+    return list(found.values())
+
+
+def blocks_base(n):
+    """The table key of the first block commutator."""
+    return len(orbits(n)) * N_SLOTS ** 3
+
+
+def read_blocks(table, n):
+    """[moves] of the block commutators stored in an open NxN-cycles table."""
+    result = []
+    while True:
+        value = table.get(blocks_base(n) + len(result))
+        if value is None:
+            return result
+        result.append(decode(value, n))
+
+
 def slot_map(move, slots, n):
     """m[s]: the slot the piece at slot s goes to under `move`."""
     perm = permutation(move, n)
@@ -212,6 +280,11 @@ def all_cycles(n, progress=None):
                 kind, label, n, n, n, len(found), N_CYCLES))
         for key, moves in found.items():
             cycles[index * N_SLOTS ** 3 + key] = moves
+    blocks = block_commutators(n)
+    if progress:
+        progress("block commutators: {}".format(len(blocks)))
+    for index, moves in enumerate(blocks):
+        cycles[blocks_base(n) + index] = moves
     return cycles
 
 

@@ -1,4 +1,4 @@
-"""The slice stage: many centres outside the view put home cheaply, before the 3-cycles.
+"""The slice stage: many facelets outside the view joined cheaply, before the 3-cycles.
 
 An inner slice S outside the view (a layer whose row is not in
 views.view_rows) never touches the view, so neither does W S W' for any
@@ -9,11 +9,13 @@ pays about 11 moves for two or three.
 
 A beam search (width WIDTH) over these steps, on the facelets outside the
 view only (a step maps them among themselves), keeps the cubes with the
-least  moves + WEIGHT x (facelets outside the view not showing their face's
-colour); it stops after MAX_STEPS steps or when the best score has not
+least  moves + WEIGHT x (facelets outside the view not showing their goal
+colour, views.blown_up); it stops after MAX_STEPS steps or when the best score has not
 improved for STALL steps, and returns the path to the best score seen (at
-worst no step at all). WEIGHT is below the 3-cycles' cost per facelet, so a
-step is only kept when it gains about as much as the cycles would for it.
+worst no step at all). WEIGHT is a little below the cycles' cost per
+facelet (about 4), so a step is kept when it gains about as much as the
+cycles would for it (6x6x6, seed 6666, 10 states: 363.7 moves at 3.5,
+373.0 without the stage).
 """
 
 from cubebot.solver.facelets import FACES
@@ -21,7 +23,7 @@ from cubebot.solver.moves import Move, permutation, simplify
 from .views import view_rows, written
 
 WIDTH = 4                      # cubes kept per step
-WEIGHT = 2.0                   # moves charged per facelet outside the view not yet home
+WEIGHT = 3.5                   # moves charged per facelet outside the view not yet joined
 MAX_STEPS = 40                 # bound on the beam's steps
 STALL = 8                      # steps without a better best score before it stops
 TURNS = (1, 2, 3)
@@ -66,10 +68,9 @@ class SliceStage(object):
         self.cells = outside(n)
         self.steps = steps(n)
 
-    def solve(self, cube, colours):
-        """Moves (outer and wide turns) that keep the view and put many centres home."""
-        n = self.n
-        target = [colours[FACES[f // (n * n)]] for f in self.cells]
+    def solve(self, cube, goal):
+        """Moves (outer and wide turns) that keep the view and join many facelets to the goal."""
+        target = [goal[f] for f in self.cells]
 
         def wrong(shown):
             return sum(1 for a, b in zip(shown, target) if a != b)

@@ -1,24 +1,34 @@
 """The cycle stages: the centre and wing orbits outside the view, by table 3-cycles.
 
 Both are greedy: each step takes the 3-cycle with the fewest moves per piece
-it puts home (moves counted after merging with the solution's last TAIL
+it puts home (net; moves counted after merging with the solution's last TAIL
 moves). A table cycle moves nothing but its three pieces, so what is home
-stays home and the view stays solved; each step puts at least one piece home,
-so a stage ends within 2 x 24 steps per orbit.
+stays home and the view stays solved; each step puts at least one piece home
+more, so a stage ends within 2 x 24 steps per orbit.
 
-Centre pieces of one colour are alike: a centre orbit is solved when each of
-its facelets shows its face's colour. Wings are told apart by colours and
+The centre stage takes all centre orbits at once and weighs the table's block
+commutators (cycles.block_commutators: three rectangles of centres of several
+orbits cycled for 12 moves), and each of them moved by an outer turn (S C S',
+14 moves; an outer turn keeps the centres outside the view outside it),
+against the best 3-cycle of every orbit.
+
+Both take a goal cube (views.blown_up: the colour each facelet must show;
+a cycle never moves the view, so the goal stays put). Centre pieces of one
+colour are alike: a centre orbit is done when each facelet shows its goal.
+Wings are told apart by colours and
 hand: a wing cannot be flipped in its slot, so which way round it shows its
 colours at a slot is fixed by geometry (`orientation`, computed from the
 move maps); each slot then needs one wing and the wings of an orbit form a
 permutation, even after the parity stage, so 3-cycles finish it.
 """
 
+from operator import eq, itemgetter
+
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
-from cubebot.solver.moves import apply, permutation, simplify
+from cubebot.solver.moves import Move, apply, invert, permutation, simplify
 from cubebot.solver.solve5.edges import orientations
-from .cycles import N_SLOTS, cycle_key, decode, setup_moves, slot_map, table_name
+from .cycles import N_SLOTS, TURNS, cycle_key, decode, move_list, read_blocks, setup_moves, slot_map, table_name
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
 CHOICES = 40                   # 3-cycles of the best gain compared by length, per step
@@ -60,45 +70,100 @@ class _CycleStage(object):
                     index, 2 * N_SLOTS, table_name(self.n)))
         return solution
 
-    def _best(self, index, tiers, solution):
-        best = None
+    def _best(self, index, tiers, solution, best=None):
+        """(net, cost, moves): the cheapest per piece of `tiers` ({net: cycles}) and `best`."""
         for net, cycles in tiers.items():
             for cyc in cycles:
                 moves = self.cycle(index, *cyc)
                 cost = added(solution, moves)
                 if best is None or cost * best[0] < best[1] * net:
                     best = (net, cost, moves)
-        return best[2]
+        return best
+
+
+def _permutation_of(moves, n):
+    """new[i] = old[p[i]] of a move list."""
+    state = tuple(range(6 * n * n))
+    for m in moves:
+        state = itemgetter(*permutation(m, n))(state)
+    return state
 
 
 class CentreStage(_CycleStage):
-    """Solves the centre orbits outside the view."""
+    """Solves the centre orbits outside the view, all at once."""
 
-    def solve(self, cube, colours):
-        """Moves after which every centre orbit outside the view shows its faces' colours."""
-        n = self.n
+    def __init__(self, n, table, orbits):
+        _CycleStage.__init__(self, n, table, orbits)
+        # blocks: (moved, source, moves as bytes of indices into self.moves); itemgetters and
+        # bytes keep 24k blocks in a few MB (lists of Moves would take tens)
+        self.moves = move_list(n)
+        index = dict((m, i) for i, m in enumerate(self.moves))
+        self.blocks = []
+        seen = set()
+        outer = [(Move(f, 1, 1, t), permutation(Move(f, 1, 1, t), n), permutation(Move(f, 1, 1, 4 - t), n))
+                 for f in FACES for t in TURNS]
+        for moves in read_blocks(table, n):
+            base = _permutation_of(moves, n)
+            self._add_block(moves, base, seen, index)
+            for setup, there, back in outer:      # the block moved by an outer turn: S C S'
+                p = itemgetter(*back)(itemgetter(*base)(itemgetter(*there)(tuple(range(len(base))))))
+                self._add_block(simplify([setup] + moves + invert([setup])), p, seen, index)
 
-        def step(cube, index, slots, solution):
-            face = [colours[FACES[s[0] // (n * n)]] for s in slots]
-            shown = [cube[s[0]] for s in slots]
-            wrong = [s for s in range(N_SLOTS) if shown[s] != face[s]]
-            if not wrong:
-                return None
-            tiers = {}
-            for a in wrong:
-                for b in wrong:
-                    if b == a or shown[a] != face[b]:
+    def _add_block(self, moves, p, seen, index):
+        moved = tuple(i for i in range(len(p)) if p[i] != i)
+        source = tuple(p[i] for i in moved)
+        key = hash((moved, source))           # an int, not the tuples: a lower peak at load
+        if key not in seen:
+            seen.add(key)
+            self.blocks.append((itemgetter(*moved), itemgetter(*source),
+                                bytes(bytearray(index[m] for m in moves))))
+
+    def block_moves(self, coded):
+        """The Moves of a block's bytes."""
+        return [self.moves[i] for i in bytearray(coded)]
+
+    def _tiers(self, cube, goal, slots):
+        """{net gain: up to CHOICES 3-cycles (a, b, c) of one orbit}."""
+        face = [goal[s[0]] for s in slots]
+        shown = [cube[s[0]] for s in slots]
+        wrong = [s for s in range(N_SLOTS) if shown[s] != face[s]]
+        tiers = {}
+        for a in wrong:
+            for b in wrong:
+                if b == a or shown[a] != face[b]:
+                    continue
+                for c in range(N_SLOTS):       # c may be a solved slot (two wrong left)
+                    if c == a or c == b:
                         continue
-                    for c in range(N_SLOTS):       # c may be a solved slot (two wrong left)
-                        if c == a or c == b:
-                            continue
-                        net = 1 + (shown[b] == face[c]) + (shown[c] == face[a]) - (shown[c] == face[c])
-                        if net > 0:
-                            tier = tiers.setdefault(net, [])
-                            if len(tier) < CHOICES:
-                                tier.append((a, b, c))
-            return self._best(index, tiers, solution)
-        return self._run(cube, "centre", step)
+                    net = 1 + (shown[b] == face[c]) + (shown[c] == face[a]) - (shown[c] == face[c])
+                    if net > 0:
+                        tier = tiers.setdefault(net, [])
+                        if len(tier) < CHOICES:
+                            tier.append((a, b, c))
+        return tiers
+
+    def solve(self, cube, goal):
+        """Moves after which every centre orbit outside the view shows the goal's colours."""
+        centres = [index for index, orbit in enumerate(self.orbits) if orbit[0] == "centre"]
+        solution = []
+        for _ in range(2 * N_SLOTS * len(centres)):
+            best = None
+            for index in centres:
+                best = self._best(index, self._tiers(cube, goal, self.orbits[index][2]), solution, best)
+            if best is None:
+                return solution
+            for moved, source, coded in self.blocks:
+                target = moved(goal)
+                net = sum(map(eq, source(cube), target)) - sum(map(eq, moved(cube), target))
+                if net > 0:
+                    moves = self.block_moves(coded)
+                    cost = added(solution, moves)
+                    if cost * best[0] < best[1] * net:
+                        best = (net, cost, moves)
+            solution = simplify(solution + best[2])
+            cube = apply(cube, best[2], self.n)
+        raise TableError("the centres were not solved in {} steps: table {} is wrong".format(
+            2 * N_SLOTS * len(centres), table_name(self.n)))
 
 
 def orientation(slots, n):
@@ -120,8 +185,8 @@ class WingStage(_CycleStage):
         _CycleStage.__init__(self, n, table, orbits)
         self._orient = {}
 
-    def dest(self, cube, index, colours):
-        """dest[s]: the slot the wing now at s belongs at."""
+    def dest(self, cube, index, goal):
+        """dest[s]: the slot the wing now at s belongs at (where the goal shows it)."""
         n = self.n
         slots = self.orbits[index][2]
         if index not in self._orient:
@@ -129,7 +194,7 @@ class WingStage(_CycleStage):
         orient = self._orient[index]
         homes = {}
         for h, (p, q) in enumerate(slots):
-            pair = (colours[FACES[p // (n * n)]], colours[FACES[q // (n * n)]])
+            pair = (goal[p], goal[q])
             for s in range(N_SLOTS):
                 shown = pair[::-1] if orient[h][s] else pair
                 homes[(shown, s)] = h
@@ -144,11 +209,11 @@ class WingStage(_CycleStage):
             raise InvalidCube("a wing of the {0}x{0}x{0} is on the cube twice".format(n))
         return result
 
-    def solve(self, cube, colours):
+    def solve(self, cube, goal):
         """Moves after which every wing orbit outside the view is home (each orbit even)."""
 
         def step(cube, index, slots, solution):
-            dest = self.dest(cube, index, colours)
+            dest = self.dest(cube, index, goal)
             wrong = [s for s in range(N_SLOTS) if dest[s] != s]
             if not wrong:
                 return None
@@ -161,5 +226,5 @@ class WingStage(_CycleStage):
                         tier = tiers.setdefault(placed, [])
                         if len(tier) < CHOICES:
                             tier.append((a, b, c))
-            return self._best(index, tiers, solution)
+            return self._best(index, tiers, solution)[2]
         return self._run(cube, "wing", step)

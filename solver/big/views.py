@@ -3,9 +3,16 @@
 A view keeps the rows/columns `rows` of every face (a set symmetric under
 i -> N-1-i): the facelets there form an M x M x M net (M = len(rows)). A
 turn of the big cube's layers 1..L turns exactly the view's layers whose
-rows are below L, so every big move is a small move on the view, and a
-small wide turn of layers 1..l is the big wide turn of layers
-1..rows[l-1]+1 (`lift`). Layers outside the view never touch it.
+rows are below L, so every big move is a small move on the view. Layers
+outside the view never touch it.
+
+Grouping: each view row stands for a group of rows (`groups`: {0}, {1..},
+{..N-2}, {N-1}, and {mid} of an odd N). The cube is "blown up" when every
+facelet shows the colour of its group's view facelet (`representative`,
+`joins`): it is then the smaller cube with every layer thickened. A small
+turn of layers first..last is the big turn of their groups (`lift`: the
+4x4x4's Rw is the 6x6x6's 3Rw), which turns the view alike and keeps a
+blown-up cube blown up, so the smaller solver finishes a blown-up cube.
 
 Orbits (the pieces that moves can exchange):
   centre orbit (i, j)   the 24 centre facelets at (i, j) of a face and its
@@ -37,13 +44,50 @@ def view(state, n, rows=None):
     return "".join(state[face_index(f, r, c, n)] for f in FACES for r in rows for c in rows)
 
 
-def lift(move, n, rows=None):
-    """The big-cube Move that turns the view as `move` turns the small cube."""
-    rows = view_rows(n) if rows is None else rows
+def groups(n):
+    """[(first row, last row)] of the groups of rows each view row stands for."""
+    half = n // 2
+    if n % 2:
+        return [(0, 0), (1, half - 1), (half, half), (half + 1, n - 2), (n - 1, n - 1)]
+    return [(0, 0), (1, half - 1), (half, n - 2), (n - 1, n - 1)]
+
+
+def representative(r, n):
+    """The view row standing for row r (the view row of r's group)."""
+    rows = view_rows(n)
+    for g, (first, last) in enumerate(groups(n)):
+        if first <= r <= last:
+            return rows[g]
+    raise ValueError("row {} of a {}x{}x{}".format(r, n, n, n))
+
+
+def joins(n):
+    """(centre pairs, wing pairs): (facelet, its view facelet) for every facelet outside
+    the view, by kind (a wing facelet: on an edge row or column)."""
+    rows = view_rows(n)
+    centres, wings = [], []
+    for f in FACES:
+        for r in range(n):
+            for c in range(n):
+                if r in rows and c in rows:
+                    continue
+                pair = (face_index(f, r, c, n), face_index(f, representative(r, n), representative(c, n), n))
+                (wings if r in (0, n - 1) or c in (0, n - 1) else centres).append(pair)
+    return centres, wings
+
+
+def blown_up(cube, n):
+    """The cube every facelet of which shows its view facelet's colour."""
+    rep = [representative(r, n) for r in range(n)]
+    return "".join(cube[face_index(f, rep[r], rep[c], n)] for f in FACES for r in range(n) for c in range(n))
+
+
+def lift(move, n):
+    """The big-cube Move that turns the grouped layers as `move` turns the small cube."""
     if move.last is None:
         return move
-    first = 1 if move.first == 1 else rows[move.first - 1] + 1
-    return Move(move.face, first, rows[move.last - 1] + 1, move.turns)
+    spans = groups(n)
+    return Move(move.face, spans[move.first - 1][0] + 1, spans[move.last - 1][1] + 1, move.turns)
 
 
 def _rotations(i, j, n):

@@ -12,7 +12,7 @@ from contextlib import redirect_stdout
 import pytest
 
 from cubebot.solver import api, catalog, facelets, moves, scramble, store
-from cubebot.solver.big import cycles, reduce, slicebeam, solve_stages, views
+from cubebot.solver.big import cycles, freebeam, reduce, solve_stages, views
 from cubebot.solver.errors import TableError
 from cubebot.solver.moves import Move
 from .cubes import check_solves, disguise, seeded
@@ -59,6 +59,92 @@ def test_every_big_turn_is_a_small_turn_on_the_view_and_slices_outside_leave_it(
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_grouped_turns_keep_a_blown_up_cube_blown_up(n):
+    # the blown-up cube of a scramble is the smaller cube thickened; every lifted small turn
+    # keeps it so and turns its view as the small turn does
+    small = len(views.view_rows(n))
+    big = views.blown_up(_scrambled(n, 65 + n), n)
+    assert views.blown_up(big, n) == big
+    for m in _all_turns(small):
+        lifted = views.lift(m, n)
+        assert lifted.first == 1 or lifted.first - 1 in [first for first, _ in views.groups(n)]
+        after = moves.apply(big, [lifted], n)
+        assert views.blown_up(after, n) == after
+        assert views.view(after, n) == moves.apply(views.view(big, n), [m], small)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_joins_pair_every_facelet_outside_the_view_with_its_group_facelet(n):
+    rows = views.view_rows(n)
+    centres, wings = views.joins(n)
+    nn = n * n
+    inside = [i for i in range(6 * nn) if (i % nn) // n in rows and i % n in rows]
+    assert sorted([a for a, _ in centres + wings] + inside) == list(range(6 * nn))
+    assert all((b % nn) // n in rows and b % n in rows and a // nn == b // nn for a, b in centres + wings)
+    assert len(wings) == 24 * 2 * ((n - 2) // 2 - 1)
+    solved = _solved(n)
+    assert views.blown_up(solved, n) == solved
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_view_stage_alone_solves_a_blown_up_cube(tables_dir, n):
+    state = views.blown_up(_scrambled(n, 67 + n), n)
+    solution = reduce.Reducer(n).solve_view(state, None)
+    assert all(m.first == 1 and m.last < n for m in solution)
+    check_solves(state, solution)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_free_stage_pays_for_itself(n):
+    # the beam returns the path to its best score: never worse than doing nothing
+    state = _scrambled(n, 85 + n)
+    stage = freebeam.FreeStage(n)
+    solution = stage.solve(state)
+    assert all(m.first == 1 and m.last <= (n + 1) // 2 for m in solution)
+    after = moves.apply(state, solution, n)
+    assert stage._score(after) + len(solution) <= stage._score(state)
+    assert stage._score(after) < stage._score(state)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_block_commutators_are_pure_centre_cycles_outside_the_view(tables_dir, n):
+    red = reduce.Reducer(n)
+    rows = views.view_rows(n)
+    nn = n * n
+    outside = set(a for a, _ in views.joins(n)[0])
+    size = 6 * nn
+    assert len(red.centres.blocks) > 1000
+    rng = seeded(95 + n)
+    for _, _, coded in rng.sample(red.centres.blocks, 40):
+        seq = red.centres.block_moves(coded)
+        perm = cycles.compose([moves.permutation(m, n) for m in seq], size)
+        changed = [i for i in range(size) if perm[i] != i]
+        assert changed and set(changed) <= outside
+        assert all(perm[perm[perm[i]]] == i for i in changed)
+        assert not any((i % nn) // n in rows and i % n in rows for i in changed)
+        assert len(seq) <= 14          # 12, or 14 for a block moved by an outer turn
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_centre_and_wing_stages_alone_finish_a_cube_of_their_group(tables_dir, n):
+    # a blown-up cube with pure cycles of the orbits outside the view applied: the cycle
+    # stages alone bring it back to the goal (the blown-up cube)
+    red = reduce.Reducer(n)
+    goal = views.blown_up(_scrambled(n, 75 + n), n)
+    rng = seeded(76 + n)
+    state = goal
+    for index in range(len(red.orbits)):
+        for _ in range(5):
+            state = moves.apply(state, red.centres.cycle(index, *rng.sample(range(cycles.N_SLOTS), 3)), n)
+    for _, _, coded in rng.sample(red.centres.blocks, 5):
+        state = moves.apply(state, red.centres.block_moves(coded), n)
+    assert state != goal
+    after = moves.apply(state, red.centres.solve(state, goal), n)
+    after = moves.apply(after, red.wings.solve(after, goal), n)
+    assert after == goal
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_orbits_partition_the_pieces_and_every_turn_keeps_them(n):
     centres = views.centre_orbits(n)
     cells = [f for _, slots in centres for f in slots]
@@ -76,14 +162,6 @@ def test_orbits_partition_the_pieces_and_every_turn_keeps_them(n):
         for _, slots in wings:
             firsts = set(goes[p] for p, _ in slots) | set(goes[q] for _, q in slots)
             assert firsts == set(f for pair in slots for f in pair)
-
-
-@pytest.mark.parametrize("n", SIZES)
-def test_slice_steps_keep_the_view(n):
-    big = _scrambled(n, 80 + n)
-    for written, _ in slicebeam.steps(n)[::25]:
-        assert all(m.first == 1 and m.last <= (n + 1) // 2 for m in written)
-        assert views.view(moves.apply(big, written, n), n) == views.view(big, n)
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -122,21 +200,22 @@ def test_states_a_few_moves_from_solved(tables_dir, n, turns):
     check_solves(state, result.candidates[0])
 
 
-@pytest.mark.parametrize("n, turn", [(6, "3R"), (6, "3Rw Rw'"), (7, "3R"), (7, "3R 3U'")])
+@pytest.mark.parametrize("n, turn", [(6, "3R"), (6, "3Rw Rw'"), (7, "3R"), (7, "3R 3U'"),
+                                     (6, "3R U2 3R' U2 3R 3Fw2 R")])
 def test_wing_parity_cases(tables_dir, n, turn):
-    # a quarter turn of a slice outside the view: the view is solved, one wing orbit odd
-    # (the slice stage before it may change the parity; the parity stage reads it after)
+    # a quarter turn of a slice outside the view: one wing orbit odd against the orbit
+    # of the view (the stages before parity may change it; the parity stage reads it after)
     state = moves.apply(_solved(n), turn, n)
     red = reduce.Reducer(n)
-    colours = reduce.face_colours(state, n)
     result = red.solve(state)
-    assert result.stages["view"] == []
-    after = moves.apply(state, result.stages["slices"], n)
-    dests = [red.wings.dest(after, i, colours) for i, o in enumerate(red.orbits) if o[0] == "wing"]
+    after = moves.apply(state, result.stages["free"], n)
+    goal = views.blown_up(after, n)
+    after = moves.apply(after, result.stages["slices"], n)
+    dests = [red.wings.dest(after, i, goal) for i, o in enumerate(red.orbits) if o[0] == "wing"]
     odd = [reduce.wing_parity(d) for d in dests]
     assert len(result.stages["parity"]) == 2 * sum(odd)
     after = moves.apply(after, result.stages["parity"], n)
-    assert not any(reduce.wing_parity(red.wings.dest(after, i, colours))
+    assert not any(reduce.wing_parity(red.wings.dest(after, i, goal))
                    for i, o in enumerate(red.orbits) if o[0] == "wing")
     check_solves(state, result.candidates[0])
 
