@@ -118,6 +118,20 @@ def _maha(x, mean, inv):
     return sum(d[a] * inv[a][b] * d[b] for a in range(3) for b in range(3))
 
 
+def _shrunk_cov(scatter, count, pooled, trace):
+    """A class's covariance from its scatter over `count` members: the prior
+    has the pooled shape at this class's own size (its variance summed over
+    channels, shrunk towards the pooled size geometrically: a saturated
+    webcam white, a hundred times tighter than a red, stays about that much
+    tighter and a broad class stays broad; an arithmetic mean let the red's
+    spread blur a white from a saturated yellow), plus the feature floor."""
+    floor = FEATURE_SD_MIN ** 2
+    own = sum(scatter[a][a] for a in range(3)) / count if count >= 2 else trace
+    size = math.exp(count * math.log(max(own, 1e-12) / trace) / (count + COVARIANCE_PRIOR))
+    return [[(scatter[a][b] + COVARIANCE_PRIOR * size * pooled[a][b]) / (count + COVARIANCE_PRIOR)
+             + (floor if a == b else 0.0) for b in range(3)] for a in range(3)]
+
+
 class RawModel(object):
     """Costs `cost[i][k]` of facelet i being class k, for one scan (see module doc).
 
@@ -221,17 +235,7 @@ class RawModel(object):
         covs = []
         trace = sum(pooled[a][a] for a in range(3))
         for s, count in zip(scatters, counts):
-            # The prior has the pooled shape at this class's own size (its
-            # variance summed over channels, shrunk towards the pooled size
-            # geometrically: a saturated webcam white, a hundred times
-            # tighter than a red, stays about that much tighter and a broad
-            # class stays broad; an arithmetic mean let the red's spread
-            # blur a white from a saturated yellow).
-            own = sum(s[a][a] for a in range(3)) / count if count >= 2 else trace
-            size = math.exp(count * math.log(max(own, 1e-12) / trace) / (count + COVARIANCE_PRIOR))
-            covs.append([[(s[a][b] + COVARIANCE_PRIOR * size * pooled[a][b])
-                          / (count + COVARIANCE_PRIOR) + (floor if a == b else 0.0)
-                          for b in range(3)] for a in range(3)])
+            covs.append(_shrunk_cov(s, count, pooled, trace))
         self.means = means
         self.covs = covs
         self._kept = [bool(keep[i]) and classes[i] is not None for i in range(len(classes))]
@@ -294,7 +298,6 @@ class RawModel(object):
         for i in self.body:
             if self._kept[i]:
                 groups[classes[i]].append(i)
-        floor = FEATURE_SD_MIN ** 2
         out = [list(row) for row in self.cost]
         for k, group in enumerate(groups):
             count = len(group)
@@ -309,12 +312,7 @@ class RawModel(object):
                 loo_mean = tuple(mean[a] - d[a] / m for a in range(3))
                 s = [[scatter[a][b] - d[a] * d[b] * count / float(m) for b in range(3)]
                      for a in range(3)]
-                own = max(sum(s[a][a] for a in range(3)) / m, 1e-12)
-                size = math.exp(m * math.log(own / self._trace) / (m + COVARIANCE_PRIOR))
-                cov = [[(s[a][b] + COVARIANCE_PRIOR * size * self._pooled[a][b])
-                        / (m + COVARIANCE_PRIOR) + (floor if a == b else 0.0)
-                        for b in range(3)] for a in range(3)]
-                inv, logdet = _inverse(cov)
+                inv, logdet = _inverse(_shrunk_cov(s, m, self._pooled, self._trace))
                 row = list(self.nll[i])
                 row[k] = 0.5 * _maha(x, loo_mean, inv) + 0.5 * logdet
                 low = min(row)
