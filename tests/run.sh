@@ -125,17 +125,38 @@ PYEOF
 log "wheel: installed beside Robot Framework, used from another directory"
 wheel_check
 
-log "pytest on $("$ROOT/.venv/bin/python" --version 2>&1)"
-run_pytest "$ROOT/.venv" "$@"
-
+# The two pytest runs are independent (tables are only read, every test writes under its own
+# tmp_path, sshd and pty tests take spare ports and fresh ptys), so they run side by side on the
+# machine's cores; each run's output is shown whole when both have ended.
 PY36="$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")/versions/3.6.15/bin/python3.6"
-if [ -x "$PY36" ]; then
-    log "pytest on CPython 3.6.15 (the oldest Python here; the brick runs 3.5)"
-    make_venv "$ROOT/.venv36" "$PY36" "test,ev3"
-    # The 6x6x6-9x9x9 solves (minutes of pure-Python search, the same code as on the current
-    # Python, and vermin checks it for 3.5) run once, above, to keep CI within its 30 minutes.
-    run_pytest "$ROOT/.venv36" --ignore=tests/solver/test_solve_big.py "$@"
-else
-    log "CPython 3.6.15 not found at $PY36: skipping the old-Python run"
+if [ ! -x "$PY36" ]; then
+    log "pytest on $("$ROOT/.venv/bin/python" --version 2>&1)"
+    run_pytest "$ROOT/.venv" "$@"
+    log "CPython 3.6.15 not found at $PY36: skipped the old-Python run"
+    log "all checks passed"
+    exit 0
+fi
+log "setting up .venv36 (CPython 3.6.15, the oldest Python here; the brick runs 3.5)"
+make_venv "$ROOT/.venv36" "$PY36" "test,ev3"
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+log "pytest on $("$ROOT/.venv/bin/python" --version 2>&1) and on CPython 3.6.15, side by side"
+rc_new=0
+rc_old=0
+run_pytest "$ROOT/.venv" -p no:cacheprovider "$@" >"$logs/new" 2>&1 &
+pid_new=$!
+# The 6x6x6-9x9x9 solves (minutes of pure-Python search, the same code as on the current
+# Python, and vermin checks it for 3.5) run once, in the run above, to keep CI within its 30 minutes.
+run_pytest "$ROOT/.venv36" -p no:cacheprovider --ignore=tests/solver/test_solve_big.py "$@" >"$logs/old" 2>&1 &
+pid_old=$!
+wait "$pid_new" || rc_new=$?
+wait "$pid_old" || rc_old=$?
+log "pytest on $("$ROOT/.venv/bin/python" --version 2>&1): exit $rc_new"
+cat "$logs/new"
+log "pytest on CPython 3.6.15: exit $rc_old"
+cat "$logs/old"
+if [ "$rc_new" -ne 0 ] || [ "$rc_old" -ne 0 ]; then
+    echo "pytest failed (current Python: exit $rc_new, CPython 3.6.15: exit $rc_old)" >&2
+    exit 1
 fi
 log "all checks passed"
