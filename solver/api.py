@@ -88,7 +88,11 @@ def solve(state, size=None, metric="htm", budget=None):
     size = check_counts(state, size)
     if size >= 4:
         check_structure(state, size)
-    found = engine(size).solve(state, metric=metric, budget=budget)
+    solver = engine(size)
+    if is_solved(state, size):
+        # A solved cube needs no search (the big engines' free stages would still run theirs).
+        return Solution([], 0, metric, time.monotonic() - started, [[]])
+    found = solver.solve(state, metric=metric, budget=budget)
     candidates = []
     seen = set()
     for moves in found:
