@@ -232,13 +232,15 @@ def blocks_base(n):
 
 
 def read_blocks(table, n):
-    """[moves] of the block commutators stored in an open NxN-cycles table."""
-    result = []
+    """The moves of each block commutator stored in an open NxN-cycles table, one
+    list at a time (a generator: the 5,616 of the 7x7x7 are never all held at once)."""
+    base, index, moves = blocks_base(n), 0, move_list(n)
     while True:
-        value = table.get(blocks_base(n) + len(result))
+        value = table.get(base + index)
         if value is None:
-            return result
-        result.append(decode(value, n))
+            return
+        yield decode_moves(value, moves)
+        index += 1
 
 
 def slot_map(move, slots, n):

@@ -1,0 +1,62 @@
+"""The 6x6x6's centre blocks in their compact, per-solve form (solver/big/stages.py
+CentreStage.load_blocks): each block's getters say exactly what its moves do to a real
+cube, blocks of one moved set share a getter, and the stage keeps no blocks after a solve."""
+
+import inspect
+
+import pytest
+
+from cubebot.solver import moves, scramble
+from cubebot.solver.big import cycles, reduce, views
+from .cubes import seeded
+
+N = 6
+
+
+@pytest.fixture(scope="module")
+def loaded(tables_dir):
+    red = reduce.Reducer(N)
+    return red, red.centres.load_blocks()
+
+
+def test_read_blocks_is_a_generator_of_every_stored_block(loaded):
+    red, blocks = loaded
+    stored = cycles.read_blocks(red.centres.table, N)
+    assert inspect.isgenerator(stored)
+    count = sum(1 for _ in stored)
+    # each stored block and its 18 outer-turn moves, less the ones that repeat
+    assert 1000 < count < len(blocks) <= 19 * count
+
+
+def test_each_block_getter_pair_is_what_its_moves_do_to_a_cube(loaded):
+    red, blocks = loaded
+    state = scramble.random_state(N, seeded(1801))
+    rng = seeded(1802)
+    for moved, source, coded in rng.sample(blocks, 40):
+        seq = red.centres.block_moves(coded)
+        after = moves.apply(state, seq, N)          # the block applied to a real cube
+        assert after != state
+        assert moved(after) == source(state)
+        changed = set(moved(range(6 * N * N)))
+        assert all(after[i] == state[i] for i in range(6 * N * N) if i not in changed)
+
+
+def test_blocks_of_one_moved_set_share_one_getter(loaded):
+    _, blocks = loaded
+    getters = set(id(moved) for moved, _, _ in blocks)
+    sets = set(moved(range(6 * N * N)) for moved, _, _ in blocks)
+    assert len(getters) == len(sets) < len(blocks)
+
+
+def test_the_centre_stage_drops_its_blocks_after_a_solve(loaded):
+    red, blocks = loaded
+    goal = views.blown_up(scramble.random_state(N, seeded(1803)), N)
+    rng = seeded(1804)
+    state = goal
+    for _, _, coded in rng.sample(blocks, 4):
+        state = moves.apply(state, red.centres.block_moves(coded), N)
+    assert state != goal
+    after = moves.apply(state, red.centres.solve(state, goal), N)
+    assert after == goal
+    held = [v for v in vars(red.centres).values() if isinstance(v, (list, tuple, dict)) and len(v) > 1000]
+    assert held == []
