@@ -219,14 +219,14 @@ def _search(cost, n):
     return search, letters, label, ambiguous
 
 
-def _resolve_view(combined, n, profile, space, weights=None, quantum=None):
+def _resolve_view(combined, n, profile, space, weights=None, quantum=None, samples=None):
     """Resolve in one colour space: (model, search, letters, label, ambiguous).
 
     The class statistics are refitted on the resolved cube and the cube
     resolved again until it stays the same (at most REFIT_ROUNDS times).
     """
     if space == "raw":
-        model = RawModel(combined, n, profile, weights, quantum)
+        model = RawModel(combined, n, profile, weights, quantum, samples)
     elif space == "counts":
         model = CountModel(combined, n, profile, weights)
     else:
@@ -244,7 +244,7 @@ def _resolve_view(combined, n, profile, space, weights=None, quantum=None):
     return model, search, letters, label, ambiguous
 
 
-def _best_start(combined, n, profile, weights, quantum=None):
+def _best_start(combined, n, profile, weights, quantum=None, samples=None):
     """_resolve_view from each start of the learned model (cubebot.robot.colour.rawmodel: the
     scan's own clustering, and `profile` or the built-in references); the
     start whose cube explains the readings best (RawModel.fit_cost) wins.
@@ -256,14 +256,14 @@ def _best_start(combined, n, profile, weights, quantum=None):
     """
     views = []
     for start in (None, profile or default_profile()):
-        view = _resolve_view(combined, n, start, "raw", weights, quantum)
+        view = _resolve_view(combined, n, start, "raw", weights, quantum, samples)
         if view[2] is not None:
             classes = [view[3][c] for c in view[2]]
             if not views and _settled(view[0], classes):
                 return view
             views.append((view[0].fit_cost(classes), view))
     if not views:
-        return _resolve_view(combined, n, profile, "raw", weights, quantum)
+        return _resolve_view(combined, n, profile, "raw", weights, quantum, samples)
     views.sort(key=lambda item: item[0])
     best_fit, best = views[0]
     for fit, other in views[1:]:
@@ -329,7 +329,8 @@ def resolve(readings, n, profile=None):
     combined = [combine(samples) for samples in readings]
     weights = sample_weights(readings)
     quantum = resolution([c for samples in readings for s in samples for c in s])
-    learned = _attempt(lambda: _decide(_best_start(combined, n, profile, weights, quantum),
+    learned = _attempt(lambda: _decide(_best_start(combined, n, profile, weights, quantum,
+                                                   readings),
                                        readings, n, junk_erases=True))
     # A cube the readings give as they are (no facelet corrected, and a sensor
     # that does not misread often) stands on the learned model alone;
