@@ -30,7 +30,7 @@ import math
 
 from .clusters import balanced_kmeans
 from cubebot.robot.colour.labmodel import COST_CAP, OUTLIER_COST
-from cubebot.robot.colour.space import mean_rgb, median
+from cubebot.robot.colour.space import combine, mean_rgb, median
 from cubebot.robot.colour.pieces import orbits
 
 # The log offset: this share of the scan's typical level (median brightest channel) ...
@@ -132,6 +132,34 @@ def _shrunk_cov(scatter, count, pooled, trace):
              + (floor if a == b else 0.0) for b in range(3)] for a in range(3)]
 
 
+def _nll(x, means, models):
+    """(negative log-likelihood per class, smallest misfit) of log features x
+    under classes (means, (inverse, log determinant))."""
+    misfit = [0.5 * _maha(x, m, inv) for m, (inv, _) in zip(means, models)]
+    return [f + 0.5 * logdet for f, (_, logdet) in zip(misfit, models)], min(misfit)
+
+
+def _parts(samples, offset):
+    """{facelet: [(weight, log features)]} for the facelets read more often
+    than the scan's usual count (its median): their samples in parts of the
+    usual count (the remainder joins the last part), each part combined
+    (cubebot.robot.colour.space.combine) and weighted by its size over the usual
+    count. A rescanned facelet's samples are separate evidence, each part
+    judged like any facelet's reading: combining them all first let two
+    channels of different samples mix (a rescanned orange read as red)."""
+    base = max(1, int(median([len(s) for s in samples])))
+    out = {}
+    for i, facelet in enumerate(samples):
+        if len(facelet) <= base:
+            continue
+        chunks = [facelet[j:j + base] for j in range(0, len(facelet) - len(facelet) % base, base)]
+        if len(facelet) % base:
+            chunks[-1] = chunks[-1] + facelet[len(facelet) - len(facelet) % base:]
+        out[i] = [(len(chunk) / float(base), log_features(combine(chunk), offset))
+                  for chunk in chunks]
+    return out
+
+
 class RawModel(object):
     """Costs `cost[i][k]` of facelet i being class k, for one scan (see module doc).
 
@@ -142,9 +170,14 @@ class RawModel(object):
     the raw samples' resolution (`resolution`), if several were combined.
     `references[k]` is class k's mean reading (the scan's own units);
     `junk[i]` flags readings that fit no class.
+
+    samples: the readings themselves (per facelet, its samples), if a
+    facelet may hold more samples than the scan's usual count (a rescan):
+    such a facelet is then costed as the sum of its parts (`_parts`), each
+    part the usual count of samples, capped and judged junk on its own.
     """
 
-    def __init__(self, combined, n, profile=None, weights=None, quantum=None):
+    def __init__(self, combined, n, profile=None, weights=None, quantum=None, samples=None):
         self.combined = combined
         self.weights = weights or [1.0] * len(combined)
         self.fixed = orbits(n).fixed
@@ -152,6 +185,7 @@ class RawModel(object):
         self.body = [i for i in range(len(combined)) if i not in fixed]
         self.offset = log_offset(combined, quantum)
         self.raw_feats = [log_features(x, self.offset) for x in combined]
+        self.parts = _parts(samples, self.offset) if samples is not None else {}
         self.feats = list(self.raw_feats)
         self.nn = n * n
         self.junk = [False] * len(combined)
@@ -259,6 +293,7 @@ class RawModel(object):
 
     def _costs(self):
         body = [_inverse(c) for c in self.covs]
+        self._models = body
         centre = None
         if self.fixed and self.shift is not None:
             extra = CENTRE_SD_EXTRA ** 2
@@ -272,20 +307,35 @@ class RawModel(object):
                 models, means = centre, centre_means
             else:
                 models, means = body, self.means
-            misfit = [0.5 * _maha(x, m, inv) for m, (inv, _) in zip(means, models)]
-            row = [f + 0.5 * logdet for f, (_, logdet) in zip(misfit, models)]
-            nll.append(row)
-            low = min(row)
+            nll.append(_nll(x, means, models)[0])
             # A middle centre is never junk: the six centres settle each other.
-            is_junk = min(misfit) >= JUNK_COST and i not in fixed
-            if is_junk:
-                cost.append([0.0] * 6)
-            else:
-                cost.append([self.weights[i] * min(c - low, COST_CAP) for c in row])
+            row, is_junk = self._row(i, means, models, i not in fixed)
+            cost.append(row)
             junk.append(is_junk)
         self.cost = cost
         self.junk = junk
         self.nll = nll
+
+    def _row(self, i, means, models, may_be_junk):
+        """(cost row, junk) of facelet i under classes (means, (inverse, log
+        determinant)): its reading's capped cost times its weight, or, for a
+        facelet read more often than usual, the sum of its parts' capped costs
+        (each part weighted by its share of the usual count; a junk part adds
+        nothing); junk when every part is."""
+        parts = self.parts.get(i)
+        if parts is None:
+            parts = [(self.weights[i], self.raw_feats[i])]
+        # The face's cast, taken out of the facelet's reading, is taken out of each part.
+        shift = [self.feats[i][a] - self.raw_feats[i][a] for a in range(3)]
+        total, junk = [0.0] * 6, True
+        for weight, x in parts:
+            row, misfit = _nll(tuple(x[a] + shift[a] for a in range(3)), means, models)
+            if may_be_junk and misfit >= JUNK_COST:
+                continue
+            junk = False
+            low = min(row)
+            total = [t + weight * min(c - low, COST_CAP) for t, c in zip(total, row)]
+        return total, junk
 
     def held_out_cost(self, classes):
         """Per facelet, the cost of each class with the facelet's own class
@@ -312,12 +362,13 @@ class RawModel(object):
                 loo_mean = tuple(mean[a] - d[a] / m for a in range(3))
                 s = [[scatter[a][b] - d[a] * d[b] * count / float(m) for b in range(3)]
                      for a in range(3)]
-                inv, logdet = _inverse(_shrunk_cov(s, m, self._pooled, self._trace))
-                row = list(self.nll[i])
-                row[k] = 0.5 * _maha(x, loo_mean, inv) + 0.5 * logdet
-                low = min(row)
-                if i not in fixed and not self.junk[i]:
-                    out[i] = [self.weights[i] * min(c - low, COST_CAP) for c in row]
+                if i in fixed or self.junk[i]:
+                    continue
+                means = list(self.means)
+                models = list(self._models)
+                means[k] = loo_mean
+                models[k] = _inverse(_shrunk_cov(s, m, self._pooled, self._trace))
+                out[i] = self._row(i, means, models, True)[0]
         return out
 
     def fit_cost(self, classes):
