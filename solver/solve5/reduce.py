@@ -48,7 +48,7 @@ from .outer4 import align, reduce_outer
 from .tpairs import TPairStage
 
 try:
-    from .middle import solve_middle     # phase 2 proper (#17B), once it is there
+    from .middle import MiddleSolver, joined, solve_middle, written  # phase 2 proper (#17B)
 except ImportError:
     solve_middle = None
 
@@ -62,7 +62,8 @@ ROWS = (0, 2, 4)               # 5x5x5 row/column of each 3x3x3 row/column
 PER_COLOUR = 4                 # facelets of each colour in each centre orbit
 OUTER_SIZE = 4                 # phase 1 reads the tables of the 4x4x4 solver
 PHASE1_ROTATIONS = (None, "x2")  # whole-cube turns phase 1 is run in (outer4.reduce_outer)
-MIDDLE_TRIES = 8               # (phase 1, T-pair) solutions phase 2 runs after, fewest turns first
+MIDDLE_TRIES = 8               # (phase 1, T-pair) solutions phase 2's centre stages run after
+MIDGE_RUNS = 8                 # of their centre solutions (pooled), the ones the midge stage runs after
 
 
 def to_3x3(state):
@@ -111,6 +112,7 @@ class Reducer(object):
         self.centres = CentreCycles(store.open_records(CENTRE_TABLE, directory))
         self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
         self.tpairs = TPairStage.opened(directory)
+        self.phase2 = None if solve_middle is None else MiddleSolver(directory)
 
     def phase1(self, cube):
         """Phase 1 in each of PHASE1_ROTATIONS: its distinct move lists, in that order."""
@@ -141,9 +143,14 @@ class Reducer(object):
                 for j, pairs in enumerate(self.tpairs.solutions(after) or [[]]):
                     tries.append((count(shortest(list(first) + pairs), "obtm"), k, j, first, after, pairs))
             tries.sort(key=lambda t: t[:3])
+            plans = []
+            for t, (turns, _, _, first, after, pairs) in enumerate(tries[:MIDDLE_TRIES]):
+                for p, plan in enumerate(self.phase2.plans(apply(after, pairs, N))):
+                    plans.append((turns + plan.estimate, t, p, first, pairs, plan))
+            plans.sort(key=lambda t: t[:3])
             best = None
-            for _, _, _, first, after, pairs in tries[:MIDDLE_TRIES]:
-                rest = parse(" ".join(solve_middle(apply(after, pairs, N))))
+            for _, _, _, first, pairs, plan in plans[:MIDGE_RUNS]:
+                rest = written(joined(self.phase2.finish(plan)))
                 turns = count(shortest(list(first) + pairs + rest), "obtm")
                 if best is None or turns < best[0]:
                     best = (turns, first, pairs, rest)

@@ -186,7 +186,7 @@ def test_phase_2_keeps_the_shortest_of_its_centre_trials(tables_dir, seed):
     tried = stages.centre_stages((tcentres.AxesStage(), tcentres.PairsStage()), tables, cube)
     assert 1 <= len(tried) <= stages.MIDGE_TRIALS
     totals = []
-    for axes, pairs in tried:
+    for _, axes, pairs in tried:
         after = moves.apply(cube, written(axes + pairs), N)
         mids = midges.MidgeStage(tables["5x5-midge-cycles"]).solve(after)
         assert reduced(moves.apply(after, written(mids), N))
