@@ -61,6 +61,7 @@ class MiddleSolver(object):
     def __init__(self, directory=None):
         self.directory = directory
         self._tables = None
+        self._midges = None            # the midge stage, kept with its looked-up cycles
 
     def relabel(self, state):
         """The state with each colour named by its target face letter."""
@@ -116,8 +117,9 @@ class MiddleSolver(object):
         for name in ("axes", "pairs", "fixed"):
             cube = apply(cube, written(result[name]), N)
         cube = apply(cube, result["tcentres"], N)
-        midge_stage = MidgeStage(tables["5x5-midge-cycles"], core_index(tables["5x5-midge-cores"]))
-        result["midges"] = midge_stage.solve(cube)
+        if self._midges is None:
+            self._midges = MidgeStage(tables["5x5-midge-cycles"], core_index(tables["5x5-midge-cores"]))
+        result["midges"] = self._midges.solve(cube)
         check_done(apply(cube, written(result["midges"]), N))
         return result
 
