@@ -27,8 +27,8 @@ from .slices import MIDDLE, MOVES, OUTER, SLICE_FACES, SLICES, TURNS, cost, is_s
 from .stages import MiddleSolver, joined
 
 # the phase-2 move model (slices.py) is also read from here (phase 1's T-pair stage)
-__all__ = ["solve_middle", "MiddleSolver", "joined", "MIDDLE", "MOVES", "OUTER", "SLICE_FACES", "SLICES", "TURNS", "cost",
-           "is_slice", "names", "written"]
+__all__ = ["solve_middle", "MiddleSolver", "joined", "MIDDLE", "MOVES", "OUTER", "SLICE_FACES",
+           "SLICES", "TURNS", "cost", "is_slice", "names", "written"]
 
 
 def solve_middle(state, max_nodes=None):

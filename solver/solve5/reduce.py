@@ -10,9 +10,10 @@ Stages (see docs/solver5.md):
            by conjugated slices W S W' that keep the 4x4x4 part
            (tpairs.TPairStage, a bounded beam search guided by the table
            5x5-tpair-sets), so that phase 2 takes its quick way; its
-           cheapest solutions after every phase-1 reduction are pooled, and
-           of the MIDDLE_TRIES shortest so far the one phase 2 ends soonest
-           after is kept
+           cheapest solutions after every phase-1 reduction are pooled; phase
+           2's centre stages run after the MIDDLE_TRIES shortest so far, and
+           its midge stage after the MIDGE_RUNS best of their plans; the
+           shortest in all is kept
   align    (stand-in only) the X-centres turned onto their fixed centres
            (outer4.align, at most two pairs of opposite wide turns)
   middle   phase 2: the T-centres and fixed centres with the X-centres, every
@@ -38,7 +39,7 @@ from collections import namedtuple
 from cubebot.solver import catalog, solve3, store
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
-from cubebot.solver.moves import Move, apply, count, parse
+from cubebot.solver.moves import Move, apply, count
 from cubebot.solver.solve4.model import permutation_parity
 from .axisruns import shortest
 from .centrecycles import TABLE as CENTRE_TABLE, CentreCycles
@@ -130,9 +131,11 @@ class Reducer(object):
         (middle.solve_middle) reads the colours off the X-centres, so it needs
         no align, and is quick when every T-pair is one colour
         (tpairs.TPairStage). The T-pair stage's cheapest solutions
-        (tpairs.CHOICES) after each phase-1 list are pooled; phase 2 runs
-        after the MIDDLE_TRIES with the fewest turns so far (phase 1 and the
-        T-pairs merged where they meet), and the triple with the fewest turns
+        (tpairs.CHOICES) after each phase-1 list are pooled; phase 2's centre
+        stages run after the MIDDLE_TRIES with the fewest turns so far (phase 1
+        and the T-pairs merged where they meet), their plans are pooled and
+        ranked by turns so far + the plan's estimate, the midge stage runs
+        after the MIDGE_RUNS best, and the triple with the fewest turns
         together is kept. The stand-in (no phase 2) takes the first phase-1
         list, aligns, then puts every T-centre home and pairs every wing with
         its midge by table 3-cycles (bounded)."""
