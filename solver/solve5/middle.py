@@ -14,14 +14,21 @@ middle pieces cannot be solved (an odd midge permutation or flip). max_nodes
 bounds each IDA* stage (default stages.MAX_NODES); past it a stage descends
 its exact table, so a solve always finishes. Stages: stages.py; the move
 model: slices.py; docs/solver5.md.
+
+In two steps, for a caller choosing among several phase-1 endings (the
+pipeline, reduce.py): MiddleSolver(directory).plans(state, max_nodes) gives
+the centre stages' best solutions (Plans, each with an estimate of its
+whole phase-2 length) without the midge stage, the costly part;
+solver.finish(plan) runs the midge stage after one, and
+written(joined(result)) are then its phase-2 moves.
 """
 
 from .slices import MIDDLE, MOVES, OUTER, SLICE_FACES, SLICES, TURNS, cost, is_slice, names, written
-from .stages import MiddleSolver
+from .stages import MiddleSolver, joined
 
 # the phase-2 move model (slices.py) is also read from here (phase 1's T-pair stage)
-__all__ = ["solve_middle", "MIDDLE", "MOVES", "OUTER", "SLICE_FACES", "SLICES", "TURNS", "cost",
-           "is_slice", "names", "written"]
+__all__ = ["solve_middle", "MiddleSolver", "joined", "MIDDLE", "MOVES", "OUTER", "SLICE_FACES",
+           "SLICES", "TURNS", "cost", "is_slice", "names", "written"]
 
 
 def solve_middle(state, max_nodes=None):

@@ -201,13 +201,19 @@ class MidgeStage(object):
         self.table = table
         self.cores = cores             # a midgecores.CoreIndex, or None: 3-cycles only
         self.maps = {}                 # outer turn -> its half map, as needed
+        self.decoded = {}              # cycle key -> its moves, as looked up (at most 24 ** 3)
 
     def cycle(self, a, b, c):
-        value = self.table.get(midge_key(a, b, c))
-        if value is None:
-            raise TableError("table {} has no midge cycle {}->{}->{}: run `cubebot tables build "
-                             "--size 5`".format(TABLE, a, b, c))
-        return decode(value, MOVES)
+        """The table's moves of the 3-cycle a -> b -> c (a new list each call)."""
+        key = midge_key(a, b, c)
+        moves = self.decoded.get(key)
+        if moves is None:
+            value = self.table.get(key)
+            if value is None:
+                raise TableError("table {} has no midge cycle {}->{}->{}: run `cubebot tables build "
+                                 "--size 5`".format(TABLE, a, b, c))
+            moves = self.decoded[key] = decode(value, MOVES)
+        return list(moves)
 
     def _choices(self, d):
         """(net midges placed, (a, b, c)) of the 3-cycles worth trying on dest d: those

@@ -10,9 +10,10 @@ Stages (see docs/solver5.md):
            by conjugated slices W S W' that keep the 4x4x4 part
            (tpairs.TPairStage, a bounded beam search guided by the table
            5x5-tpair-sets), so that phase 2 takes its quick way; its
-           cheapest solutions after every phase-1 reduction are pooled, and
-           of the MIDDLE_TRIES shortest so far the one phase 2 ends soonest
-           after is kept
+           cheapest solutions after every phase-1 reduction are pooled; phase
+           2's centre stages run after the MIDDLE_TRIES shortest so far, and
+           its midge stage after the MIDGE_RUNS best of their plans; the
+           shortest in all is kept
   align    (stand-in only) the X-centres turned onto their fixed centres
            (outer4.align, at most two pairs of opposite wide turns)
   middle   phase 2: the T-centres and fixed centres with the X-centres, every
@@ -38,7 +39,7 @@ from collections import namedtuple
 from cubebot.solver import catalog, solve3, store
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
-from cubebot.solver.moves import Move, apply, count, parse
+from cubebot.solver.moves import Move, apply, count
 from cubebot.solver.solve4.model import permutation_parity
 from .axisruns import shortest
 from .centrecycles import TABLE as CENTRE_TABLE, CentreCycles
@@ -48,7 +49,7 @@ from .outer4 import align, reduce_outer
 from .tpairs import TPairStage
 
 try:
-    from .middle import solve_middle     # phase 2 proper (#17B), once it is there
+    from .middle import MiddleSolver, joined, solve_middle, written  # phase 2 proper (#17B)
 except ImportError:
     solve_middle = None
 
@@ -62,7 +63,8 @@ ROWS = (0, 2, 4)               # 5x5x5 row/column of each 3x3x3 row/column
 PER_COLOUR = 4                 # facelets of each colour in each centre orbit
 OUTER_SIZE = 4                 # phase 1 reads the tables of the 4x4x4 solver
 PHASE1_ROTATIONS = (None, "x2")  # whole-cube turns phase 1 is run in (outer4.reduce_outer)
-MIDDLE_TRIES = 8               # (phase 1, T-pair) solutions phase 2 runs after, fewest turns first
+MIDDLE_TRIES = 8               # (phase 1, T-pair) solutions phase 2's centre stages run after
+MIDGE_RUNS = 4                 # of their centre solutions (pooled), the ones the midge stage runs after
 
 
 def to_3x3(state):
@@ -111,6 +113,7 @@ class Reducer(object):
         self.centres = CentreCycles(store.open_records(CENTRE_TABLE, directory))
         self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
         self.tpairs = TPairStage.opened(directory)
+        self.phase2 = None if solve_middle is None else MiddleSolver(directory)
 
     def phase1(self, cube):
         """Phase 1 in each of PHASE1_ROTATIONS: its distinct move lists, in that order."""
@@ -128,9 +131,11 @@ class Reducer(object):
         (middle.solve_middle) reads the colours off the X-centres, so it needs
         no align, and is quick when every T-pair is one colour
         (tpairs.TPairStage). The T-pair stage's cheapest solutions
-        (tpairs.CHOICES) after each phase-1 list are pooled; phase 2 runs
-        after the MIDDLE_TRIES with the fewest turns so far (phase 1 and the
-        T-pairs merged where they meet), and the triple with the fewest turns
+        (tpairs.CHOICES) after each phase-1 list are pooled; phase 2's centre
+        stages run after the MIDDLE_TRIES with the fewest turns so far (phase 1
+        and the T-pairs merged where they meet), their plans are pooled and
+        ranked by turns so far + the plan's estimate, the midge stage runs
+        after the MIDGE_RUNS best, and the triple with the fewest turns
         together is kept. The stand-in (no phase 2) takes the first phase-1
         list, aligns, then puts every T-centre home and pairs every wing with
         its midge by table 3-cycles (bounded)."""
@@ -141,9 +146,14 @@ class Reducer(object):
                 for j, pairs in enumerate(self.tpairs.solutions(after) or [[]]):
                     tries.append((count(shortest(list(first) + pairs), "obtm"), k, j, first, after, pairs))
             tries.sort(key=lambda t: t[:3])
+            plans = []
+            for t, (turns, _, _, first, after, pairs) in enumerate(tries[:MIDDLE_TRIES]):
+                for p, plan in enumerate(self.phase2.plans(apply(after, pairs, N))):
+                    plans.append((turns + plan.estimate, t, p, first, pairs, plan))
+            plans.sort(key=lambda t: t[:3])
             best = None
-            for _, _, _, first, after, pairs in tries[:MIDDLE_TRIES]:
-                rest = parse(" ".join(solve_middle(apply(after, pairs, N))))
+            for _, _, _, first, pairs, plan in plans[:MIDGE_RUNS]:
+                rest = written(joined(self.phase2.finish(plan)))
                 turns = count(shortest(list(first) + pairs + rest), "obtm")
                 if best is None or turns < best[0]:
                     best = (turns, first, pairs, rest)

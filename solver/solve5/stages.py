@@ -60,6 +60,8 @@ class MiddleSolver(object):
 
     def __init__(self, directory=None):
         self.directory = directory
+        self._tables = None
+        self._midges = None            # the midge stage, kept with its looked-up cycles
 
     def relabel(self, state):
         """The state with each colour named by its target face letter."""
@@ -70,37 +72,78 @@ class MiddleSolver(object):
         return "".join(FACES[where[c]] for c in state)
 
     def solve(self, state, max_nodes=None):
-        stages = self.stages(state, max_nodes)
-        return simplify([m for name in STAGE_NAMES for m in stages[name]])
+        return joined(self.stages(state, max_nodes))
 
     def stages(self, state, max_nodes=None):
-        """{stage name: phase-2 moves} (slices as Move(face, 3, 3, turns))."""
+        """{stage name: phase-2 moves} (slices as Move(face, 3, 3, turns)): the midge
+        stage after each of plans(...), the fewest turns in all kept (the first of equals)."""
+        best = None
+        for plan in self.plans(state, max_nodes):
+            result = self.finish(plan)
+            total = len(written([m for name in STAGE_NAMES for m in result[name]]))
+            if best is None or total < best[0]:
+                best = (total, result)
+        return best[1]
+
+    def plans(self, state, max_nodes=None, count=MIDGE_TRIALS):
+        """The centre stages' best solutions, before the midge stage: up to `count`
+        Plans, the smallest estimate (written turns + MIDGE_WEIGHT x midges out of
+        place) first; one Plan (fixed, tcentres) when some T-pair is split."""
         from .tcentres import AxesStage, PairsStage
         from .centrecycles import CentreCycles
+        from .midges import dest, wrong
+        cube = self.relabel(state)
+        tables = self.tables()
+        if pairs_one_colour(cube):
+            return [Plan(score, cube, {"axes": axes, "pairs": pairs})
+                    for score, axes, pairs in centre_stages((AxesStage(), PairsStage()), tables, cube,
+                                                            max_nodes, count)]
+        done = {"fixed": fixed_stage(cube)}
+        after = apply(cube, written(done["fixed"]), N)
+        done["tcentres"] = CentreCycles(tables["5x5-centre-cycles"]).solve(after)
+        after = apply(after, done["tcentres"], N)
+        score = len(written(done["fixed"])) + len(done["tcentres"]) + MIDGE_WEIGHT * wrong(dest(after))
+        return [Plan(score, cube, done)]
+
+    def finish(self, plan):
+        """{stage name: phase-2 moves} of a Plan: its centre stages and the midge stage
+        after them; the result is checked (UnsolvableCube if a piece is left)."""
         from .midges import MidgeStage
         from .midgecores import core_index
-        cube = self.relabel(state)
-        tables = _tables(self.directory)
+        tables = self.tables()
         result = dict((name, []) for name in STAGE_NAMES)
-        midge_stage = MidgeStage(tables["5x5-midge-cycles"], core_index(tables["5x5-midge-cores"]))
-        if pairs_one_colour(cube):
-            best = None
-            for axes, pairs in centre_stages((AxesStage(), PairsStage()), tables, cube, max_nodes):
-                after = apply(cube, written(axes + pairs), N)
-                mids = midge_stage.solve(after)
-                total = len(written(axes + pairs + mids))
-                if best is None or total < best[0]:
-                    best = (total, axes, pairs, mids, after)
-            _, result["axes"], result["pairs"], result["midges"], cube = best
-        else:
-            result["fixed"] = fixed_stage(cube)
-            cube = apply(cube, written(result["fixed"]), N)
-            result["tcentres"] = CentreCycles(tables["5x5-centre-cycles"]).solve(cube)
-            cube = apply(cube, result["tcentres"], N)
-            result["midges"] = midge_stage.solve(cube)
-        cube = apply(cube, written(result["midges"]), N)
-        check_done(cube)
+        result.update(plan.centres)
+        cube = plan.cube
+        for name in ("axes", "pairs", "fixed"):
+            cube = apply(cube, written(result[name]), N)
+        cube = apply(cube, result["tcentres"], N)
+        if self._midges is None:
+            self._midges = MidgeStage(tables["5x5-midge-cycles"], core_index(tables["5x5-midge-cores"]))
+        result["midges"] = self._midges.solve(cube)
+        check_done(apply(cube, written(result["midges"]), N))
         return result
+
+    def tables(self):
+        """Phase 2's tables, opened on first use and kept by this solver."""
+        if self._tables is None:
+            self._tables = _tables(self.directory)
+        return self._tables
+
+
+def joined(stages):
+    """The phase-2 moves of {stage name: moves}, in stage order, simplified."""
+    return simplify([m for name in STAGE_NAMES for m in stages[name]])
+
+
+class Plan(object):
+    """Phase 2 up to the midge stage: estimate (written turns of the centre stages +
+    MIDGE_WEIGHT x midges out of place), cube (the relabelled cube phase 2 started
+    from), centres ({stage name: moves} of the centre stages done)."""
+
+    def __init__(self, estimate, cube, centres):
+        self.estimate = estimate
+        self.cube = cube
+        self.centres = centres
 
 
 def ida_solutions(stage, table, cube, max_nodes=None, count=1):
@@ -126,10 +169,10 @@ def ida_solutions(stage, table, cube, max_nodes=None, count=1):
     return found or [descend(stage, h, start, table.unreached)]
 
 
-def centre_stages(stages, tables, cube, max_nodes=None):
-    """[(axes moves, pairs moves)]: of the cheapest solutions of both stages (CHOICES
-    each), the MIDGE_TRIALS pairs with the fewest turns + MIDGE_WEIGHT x midges left
-    out of place, best first."""
+def centre_stages(stages, tables, cube, max_nodes=None, count=MIDGE_TRIALS):
+    """[(score, axes moves, pairs moves)]: of the cheapest solutions of both stages
+    (CHOICES each), the `count` pairs with the fewest written turns + MIDGE_WEIGHT x
+    midges left out of place (the score), best first."""
     from .midges import dest, follow, wrong
     axes, pairs = stages
     d = dest(cube)
@@ -141,7 +184,7 @@ def centre_stages(stages, tables, cube, max_nodes=None):
             score = sum(cost(m) for m in a + p) + MIDGE_WEIGHT * wrong(follow(da, p))
             scored.append((score, len(scored), a, p))
     scored.sort(key=lambda r: r[:2])
-    return [(a, p) for _, _, a, p in scored[:MIDGE_TRIALS]]
+    return [(score, a, p) for score, _, a, p in scored[:count]]
 
 
 def descend(stage, h, state, top):

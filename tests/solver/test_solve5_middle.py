@@ -186,7 +186,7 @@ def test_phase_2_keeps_the_shortest_of_its_centre_trials(tables_dir, seed):
     tried = stages.centre_stages((tcentres.AxesStage(), tcentres.PairsStage()), tables, cube)
     assert 1 <= len(tried) <= stages.MIDGE_TRIALS
     totals = []
-    for axes, pairs in tried:
+    for _, axes, pairs in tried:
         after = moves.apply(cube, written(axes + pairs), N)
         mids = midges.MidgeStage(tables["5x5-midge-cycles"]).solve(after)
         assert reduced(moves.apply(after, written(mids), N))
@@ -194,6 +194,25 @@ def test_phase_2_keeps_the_shortest_of_its_centre_trials(tables_dir, seed):
     found = solver.stages(cube)
     assert len(written(found["axes"] + found["pairs"] + found["midges"])) <= min(totals)
     check(cube, names(found["axes"] + found["pairs"] + found["midges"]))
+
+
+def test_plans_then_finish_is_phase_2_in_two_steps(tables_dir):
+    # plans() gives the centre stages' best solutions, smallest estimate first; finish()
+    # after each reduces the cube; stages() keeps the shortest of them
+    solver = stages.MiddleSolver()
+    state = scrambled(14)
+    plans = solver.plans(state)
+    assert 1 <= len(plans) <= stages.MIDGE_TRIALS
+    assert [p.estimate for p in plans] == sorted(p.estimate for p in plans)
+    totals = []
+    for plan in plans:
+        solution = written(stages.joined(solver.finish(plan)))
+        check(state, names(solution))
+        totals.append(len(solution))
+    found = written(stages.joined(solver.stages(state)))
+    check(state, names(found))
+    assert len(found) <= min(totals)
+    assert len(solver.plans(state, count=1)) == 1
 
 
 def test_descent_fallback_with_no_search_nodes(tables_dir):
