@@ -10,7 +10,7 @@ with the things a re-run may change masked:
 - figures with a time unit (ms, s, us, min; a range such as 2.1-6.4 s too);
 - whole table columns whose header names a time (ms, s, time, wall, seconds)
   or CPU, or says the column "varies" (e.g. bytes of JSON that carries times);
-- memory figures (MB, KiB, kB) count as the same within MEMORY_TOLERANCE or
+- memory figures (MB, KiB, kB, and bare numbers in a column headed "(MB)") count as the same within MEMORY_TOLERANCE or
   MEMORY_SLACK_MB (a process's Pss shifts with what else on the machine maps
   the same libraries);
 - lines that say "time-bounded" (a search given a time budget finds more or
@@ -55,6 +55,8 @@ _TIME = re.compile(r"(?:x)?{0}(?:\s?(?:-|to|/)\s?{0})*\s?(?:ms|s|us|min|seconds)
 _LOAD = re.compile(r"(?i)load(?: average)?[^;|\n]*")
 _MEMORY = re.compile(r"({0})\s?(MB|KiB|kB|KB)\b".format(_NUM))
 _TIME_HEADER = re.compile(r"(?i)\bms\b|\bs\b|time|wall|seconds|\bcpu\b|\bus\b|\bvaries\b")
+_MEMORY_HEADER = re.compile(r"\(MB\)")       # a column of bare numbers in MB, e.g. "peak (MB)"
+_BARE_NUMBER = re.compile(r"^\s*({0})\s*$".format(_NUM))
 
 
 def sections(text):
@@ -75,25 +77,34 @@ def command_of(body):
     return [sys.executable] + words
 
 
-def _mask_line(line, time_columns):
-    """(masked text, memory figures) of one line; time_columns: indices of table cells to drop."""
+def _mask_line(line, time_columns, memory_columns=()):
+    """(masked text, memory figures) of one line; time_columns: indices of table cells to drop;
+    memory_columns: indices of cells whose bare numbers are MB figures."""
     if TIME_BOUNDED in line:
         return "<time-bounded>", []
-    if line.startswith("|") and time_columns:
+    column_memory = []
+    if line.startswith("|") and (time_columns or memory_columns):
         cells = line.strip().strip("|").split("|")
-        cells = ["<time>" if i in time_columns else c for i, c in enumerate(cells)]
+        for i, c in enumerate(cells):
+            bare = _BARE_NUMBER.match(c)
+            if i in time_columns:
+                cells[i] = "<time>"
+            elif i in memory_columns and bare:
+                column_memory.append(float(bare.group(1)))
+                cells[i] = "<MB>"
         line = "|" + "|".join(cells) + "|"
     line = _DATE.sub("<date>", line)
     line = _LOAD.sub("<load>", line)
     line = _TIME.sub("<time>", line)
-    memory = [float(m.group(1)) / (1.0 if m.group(2) == "MB" else 1024.0) for m in _MEMORY.finditer(line)]
+    memory = column_memory + [float(m.group(1)) / (1.0 if m.group(2) == "MB" else 1024.0)
+                              for m in _MEMORY.finditer(line)]
     line = _MEMORY.sub(r"<\2>", line)
     return line, memory
 
 
 def masked(body):
     """[(original line, masked line, memory figures)] of a section."""
-    out, time_columns = [], set()
+    out, time_columns, memory_columns = [], set(), set()
     for line in body.splitlines():
         if line.startswith("|"):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -102,9 +113,10 @@ def masked(body):
                 continue
             if not out or not out[-1][0].startswith("|"):           # a header row
                 time_columns = set(i for i, c in enumerate(cells) if _TIME_HEADER.search(c))
+                memory_columns = set(i for i, c in enumerate(cells) if _MEMORY_HEADER.search(c))
         else:
-            time_columns = set()
-        text, memory = _mask_line(line, time_columns)
+            time_columns, memory_columns = set(), set()
+        text, memory = _mask_line(line, time_columns, memory_columns)
         out.append((line, text, memory))
     return out
 

@@ -33,6 +33,18 @@ def test_counts_and_large_memory_changes_are_caught():
     assert diffs == [(None, "- a new line")]
 
 
+MB_TABLE = """| case | 32-bit ARM peak (MB) | emulated wall | x86-64 peak (MB) |
+|---|---|---|---|
+| `cubebot solve`, 2x2x2 | 12.2 | 4 s | 13.3 |"""
+
+
+def test_bare_numbers_under_an_mb_header_are_memory_figures():
+    assert rerun_check.compare(MB_TABLE, MB_TABLE.replace("| 13.3 |", "| 14.0 |").replace("4 s", "1 s")) == []
+    for old, new in (("| 12.2 |", "| 19.0 |"), ("| 13.3 |", "| 23.3 |"), ("2x2x2", "3x3x3")):
+        diffs = rerun_check.compare(MB_TABLE, MB_TABLE.replace(old, new))
+        assert len(diffs) == 1 and new.strip("| ") in diffs[0][1], (old, new)
+
+
 def test_command_of_a_section():
     assert rerun_check.command_of(SECTION)[1:] == ["bench/heldout.py", "--size", "3", "--count", "2",
                                                    "--seed", "5"]
