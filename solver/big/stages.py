@@ -96,11 +96,6 @@ class CentreStage(_CycleStage):
         _CycleStage.__init__(self, n, table, orbits)
         self.moves = move_list(n)
 
-    @property
-    def blocks(self):
-        """The block commutators, freshly loaded (load_blocks)."""
-        return self.load_blocks()
-
     def load_blocks(self):
         """[(moved, source, coded)] of every distinct block commutator of the table and each
         of them moved by an outer turn (S C S'): itemgetters of the facelets it changes and
