@@ -11,7 +11,9 @@ Every table row the two runs print is paired by its heading and first cell,
 and the section "compare-refs" of docs/benchmarks.md gets one table per
 script: the row, the value before, the value after, and whether it changed.
 Counts (moves, flips, solved) must not change for a change that moves code
-only; times do change with the load, which is printed with each run.
+only; times do change with the load, which is printed with each run: a time
+(a column such as "median ms" gets its unit) and every figure of a
+time-budgeted row (`--budget` in its label) is marked "varies", not compared.
 
 Usage: python bench/compare_refs.py BEFORE AFTER [--seeds 40] [--n2 200] [--n3 40]
                                    [--tables DIR] [--no-record]
@@ -21,6 +23,7 @@ import argparse
 import datetime
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -63,6 +66,12 @@ def run_script(tree, argv, env):
     return out.stdout, load, os.getloadavg()[0]
 
 
+TIME_BUDGET = "--budget"                                   # a row label of a time-budgeted run
+_UNIT_IN_COLUMN = re.compile(r"\b(ms|s)$")                 # "median ms", "p95 s"
+_BARE = re.compile(r"^\d+(?:\.\d+)?$")
+_TIME_VALUE = re.compile(r"\d\s?(?:ms|s|min)$")
+
+
 def table_rows(text):
     """{(heading, row label): (header, cells)} of the markdown tables in `text`, in order."""
     rows, order, heading, header = {}, [], "", None
@@ -103,9 +112,27 @@ def pair(before, after):
             vb = b[1][i] if b and i < len(b[1]) else "(none)"
             if not va and not vb:
                 continue
+            va, vb = with_unit(va, column), with_unit(vb, column)
+            if "(none)" in (va, vb):
+                same = "no"                        # a row one run printed and the other did not
+            elif TIME_BUDGET in label:
+                same = "varies (time-bounded)"     # a search given seconds finds more or less with the load
+            elif _TIME_VALUE.search(va) or _TIME_VALUE.search(vb):
+                same = "varies (time)"
+            else:
+                same = "yes" if va == vb else "no"
             lines.append("| {} | {} | {} | {} | {} | {} |".format(
-                heading or "-", label, column, va, vb, "yes" if va == vb else "no"))
+                heading or "-", label, column, va, vb, same))
     return lines
+
+
+def with_unit(value, column):
+    """`value` with the time unit its column names ("median ms" -> "0.441 ms"), so that a
+    reader (and bench/rerun_check.py) sees it is a time; other values unchanged."""
+    unit = _UNIT_IN_COLUMN.search(column)
+    if unit and _BARE.match(value):
+        return "{} {}".format(value, unit.group(1))
+    return value
 
 
 def main(argv=None):
@@ -137,7 +164,8 @@ def main(argv=None):
             platform.python_version()), "",
             "`python bench/compare_refs.py {} {} --seeds {} --n2 {} --n3 {}`: each ref's own bench "
             "scripts, run from an export of that ref with the same tables and seeds; every table row "
-            "they print, paired. Counts must match; times move with the load (given per run).".format(
+            "they print, paired. Counts must match; times move with the load (given per run), and a time, "
+            "or any figure of a time-budgeted (`--budget`) row, is marked \"varies\" instead of compared.".format(
                 args.before, args.after, args.seeds, args.n2, args.n3)]
         for script in scripts:
             results = [run_script(tree, script, env) for tree in trees]

@@ -78,3 +78,43 @@ def test_compare_refs_pairs_rows_by_heading_and_label():
     assert "| 3x3x3 | moves | p95 | 21 | 22 | no |" in lines
     assert "| 3x3x3 | time | mean | 1 s | (none) | no |" in lines
     assert "| 3x3x3 | flips | p95 | (none) | 4 | no |" in lines
+
+
+COMPARED = """## Solver (2026-11-24, x86_64)
+
+| engine | mean moves | median ms |
+|---|---|---|
+| 2x2x2 htm | 8.9 | 0.441 |
+| 3x3x3 --budget 1 | 19.475 | 982.342 |
+
+### 3x3x3: 40 seeds, 40 solved
+
+| measure | mean | p95 |
+|---|---|---|
+| flips | 14.2 | 18 |
+| total | 49.5 s | 56.3 s |
+"""
+
+
+def _compared_after(moves="8.9", flips="14.2"):
+    return (COMPARED.replace("0.441", "0.859").replace("19.475", "19.575").replace("49.5 s", "51.0 s")
+            .replace("| 8.9 |", "| {} |".format(moves)).replace("| 14.2 |", "| {} |".format(flips)))
+
+
+def test_compare_refs_marks_times_and_time_budgeted_rows():
+    lines = compare_refs.pair(COMPARED, _compared_after())
+    assert "| Solver | 2x2x2 htm | mean moves | 8.9 | 8.9 | yes |" in lines
+    assert "| Solver | 2x2x2 htm | median ms | 0.441 ms | 0.859 ms | varies (time) |" in lines
+    assert "| Solver | 3x3x3 --budget 1 | mean moves | 19.475 | 19.575 | varies (time-bounded) |" in lines
+    assert "| 3x3x3: 40 seeds, 40 solved | total | mean | 49.5 s | 51.0 s | varies (time) |" in lines
+    assert "| 3x3x3: 40 seeds, 40 solved | flips | mean | 14.2 | 14.2 | yes |" in lines
+    assert "| Solver | 2x2x2 htm | mean moves | 8.9 | 9.1 | no |" in compare_refs.pair(COMPARED, _compared_after("9.1"))
+
+
+def test_a_rerun_of_compare_refs_differs_only_in_counts():
+    first = "\n".join(compare_refs.pair(COMPARED, _compared_after()))
+    rerun = "\n".join(compare_refs.pair(COMPARED.replace("0.441", "0.5").replace("19.475", "19.4"),
+                                         _compared_after()))
+    assert rerun_check.compare(first, rerun) == []
+    changed = "\n".join(compare_refs.pair(COMPARED, _compared_after(flips="15.0")))
+    assert rerun_check.compare(first, changed) != []
