@@ -2,6 +2,7 @@
 bench/compare_refs.py pairs the rows of two runs."""
 
 import os
+import re
 
 from bench import compare_refs, heldout, rerun_check
 from bench.record import DOC_ENV, record
@@ -118,3 +119,25 @@ def test_a_rerun_of_compare_refs_differs_only_in_counts():
     assert rerun_check.compare(first, rerun) == []
     changed = "\n".join(compare_refs.pair(COMPARED, _compared_after(flips="15.0")))
     assert rerun_check.compare(first, changed) != []
+
+
+def test_every_recorded_section_names_a_script_that_takes_its_arguments():
+    """docs/benchmarks.md holds nothing typed in: each section names the bench script (and its
+    options) that writes it, and every script that records has its section."""
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    doc = rerun_check.sections(open(os.path.join(top, "docs", "benchmarks.md")).read())
+    assert doc
+    for name, body in doc.items():
+        argv = rerun_check.command_of(body)
+        assert argv, "section {} names no bench command".format(name)
+        script = os.path.join(top, argv[1])
+        assert os.path.isfile(script), "section {}: no {}".format(name, argv[1])
+        text = open(script).read()
+        for word in argv[2:]:
+            if word.startswith("--"):
+                assert '"{}"'.format(word) in text, "section {}: {} has no option {}".format(name, argv[1], word)
+    recorders = set()
+    for fname in os.listdir(os.path.join(top, "bench")):
+        if fname.endswith(".py"):
+            recorders.update(re.findall(r'record\(\s*"([a-z0-9-]+)"', open(os.path.join(top, "bench", fname)).read()))
+    assert recorders and recorders <= set(doc), "sections never recorded: {}".format(sorted(recorders - set(doc)))
