@@ -13,7 +13,7 @@ script: the row, the value before, the value after, and whether it changed.
 Counts (moves, flips, solved) must not change for a change that moves code
 only; times do change with the load, which is printed with each run: a time
 (a column such as "median ms" gets its unit) and every figure of a
-time-budgeted row (`--budget` in its label) is marked "varies", not compared.
+time-budgeted row (`--budget` in its label) are shown but not compared.
 
 Usage: python bench/compare_refs.py BEFORE AFTER [--seeds 40] [--n2 200] [--n3 40]
                                    [--tables DIR] [--no-record]
@@ -69,7 +69,7 @@ def run_script(tree, argv, env):
 TIME_BUDGET = "--budget"                                   # a row label of a time-budgeted run
 _UNIT_IN_COLUMN = re.compile(r"\b(ms|s)$")                 # "median ms", "p95 s"
 _BARE = re.compile(r"^\d+(?:\.\d+)?$")
-_TIME_VALUE = re.compile(r"\d\s?(?:ms|s|min)$")
+_TIME_VALUE = re.compile(r"^\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?\s?(?:ms|s|min)$")
 
 
 def table_rows(text):
@@ -116,9 +116,9 @@ def pair(before, after):
             if "(none)" in (va, vb):
                 same = "no"                        # a row one run printed and the other did not
             elif TIME_BUDGET in label:
-                same = "varies (time-bounded)"     # a search given seconds finds more or less with the load
+                same = "time-bounded, not compared"   # a search given seconds finds more or less with the load
             elif _TIME_VALUE.search(va) or _TIME_VALUE.search(vb):
-                same = "varies (time)"
+                same = "a time, not compared"
             else:
                 same = "yes" if va == vb else "no"
             lines.append("| {} | {} | {} | {} | {} | {} |".format(
@@ -164,8 +164,8 @@ def main(argv=None):
             platform.python_version()), "",
             "`python bench/compare_refs.py {} {} --seeds {} --n2 {} --n3 {}`: each ref's own bench "
             "scripts, run from an export of that ref with the same tables and seeds; every table row "
-            "they print, paired. Counts must match; times move with the load (given per run), and a time, "
-            "or any figure of a time-budgeted (`--budget`) row, is marked \"varies\" instead of compared.".format(
+            "they print, paired. Counts must match; times move with the load (given per run), and times, "
+            "and every figure of a time-budgeted (`--budget`) row, are shown but not compared.".format(
                 args.before, args.after, args.seeds, args.n2, args.n3)]
         for script in scripts:
             results = [run_script(tree, script, env) for tree in trees]
