@@ -35,6 +35,8 @@ MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
 MAX_LR_CHOICES = 100           # optimal centres-lr solutions compared by their centres-ud stage
 MAX_LR_TRIED = 20              # of those, the ones taken through centres-ud and wings
 MAX_UD_CHOICES = 50            # optimal centres-ud solutions compared by their wing bound, per try
+WING_NODES = 100000            # nodes (about 0.4 s here) for each wing-stage search; the first
+                               # try that runs out is searched to the end only if no try finds one
 MAX_SLICE_CHOICES = 60         # shortest slice solutions, each followed by a pairs search
 MAX_PAIRS_TRIED = 60           # of those, the ones after which the pairs stage is searched (all)
 PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs search after the first
@@ -153,13 +155,20 @@ class Reducer(object):
         return first_solution(lettered, lr.moves, apply_perm, heuristic,
                               lambda cube: is_solved(cube, N), max_cost=DIRECT_DEPTH)
 
-    def _wings(self, cube, max_cost=MAX_CENTRE_STAGE):
-        """The wing-stage solution for a cube with its centres on their axes, or None
-        if it needs more than max_cost moves (< MAX_CENTRE_STAGE)."""
+    def _wings(self, cube, max_cost=MAX_CENTRE_STAGE, max_nodes=None):
+        """The wing-stage solution for a cube with its centres on their axes: None if it
+        needs more than max_cost moves (< MAX_CENTRE_STAGE), False if none was found
+        within max_nodes nodes (None: no cap)."""
         ws = self.wings
+        stop, stats = None, Stats()
+        if max_nodes is not None:
+            def stop():
+                return stats.nodes > max_nodes
         solution = first_solution(ws.start(centre_colours(cube), wing_positions(cube)), ws.moves,
                                   ws.apply, ws.heuristic, lambda s: ws.heuristic(s) == 0,
-                                  max_cost=max_cost)
+                                  max_cost=max_cost, stop=stop, stats=stats)
+        if solution is None and stop is not None and stop():
+            return False
         if solution is None and max_cost >= MAX_CENTRE_STAGE:
             raise TableError("tables {} and {} give no path to their goal: run `cubebot tables "
                              "build`".format(EOStage.table, CentreOrbitStage.table))
@@ -185,7 +194,7 @@ class Reducer(object):
         afters = [apply(cube, m, N) for m in found]
         starts = [self._ud_start(after) for after in afters]
         order = sorted(range(len(found)), key=lambda k: (table[ud.rank(starts[k])], k))
-        best = None
+        best, unfinished = None, None
         for k in order[:MAX_LR_TRIED]:
             limit = MAX_CENTRE_STAGE
             # the centres-ud stage is table[start] long; the order makes it longer and longer
@@ -199,9 +208,18 @@ class Reducer(object):
             if chosen is None:
                 continue
             m_ud, after = chosen
+            m_wings = self._wings(after, limit, WING_NODES)
+            if m_wings is False:
+                if unfinished is None:
+                    unfinished = (found[k], m_ud, after, limit)
+            elif m_wings is not None:
+                best = (found[k], m_ud, m_wings, apply(after, m_wings, N))
+        if best is None and unfinished is not None and beat is None:
+            # the fallback that always finishes: the first try cut by WING_NODES, searched on
+            m_lr, m_ud, after, limit = unfinished
             m_wings = self._wings(after, limit)
             if m_wings is not None:
-                best = (found[k], m_ud, m_wings, apply(after, m_wings, N))
+                best = (m_lr, m_ud, m_wings, apply(after, m_wings, N))
         return best
 
     def _centres_ud(self, cube, start, limit=MAX_CENTRE_STAGE):

@@ -416,3 +416,29 @@ def test_centres_and_wings_keep_the_frames_near_the_shortest(tables_dir):
     names, parts, reduced = reducer.reduce(lettered)
     reducer.release()
     _finish(lettered, [m for part in parts for m in part])
+
+
+def test_wing_search_is_capped_in_nodes_and_its_fallback_finishes(tables_dir, monkeypatch):
+    import importlib
+    from cubebot.solver.solve4.model import centre_colours
+    reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
+    reducer = _reducer(tables_dir)
+    lettered, _ = pieces.label(scramble.random_state(N, seeded(1616)))
+    m_lr, m_ud, m_eo, cube = reducer._centres_and_wings(lettered)
+    after_ud = moves.apply(lettered, m_lr + m_ud)
+    assert len(m_eo) >= 2
+    # a search cut by its node cap says so (False), not "no solution" (None)
+    assert reducer._wings(after_ud, max_nodes=1) is False
+    assert reducer._wings(after_ud) == m_eo
+    # with every wing search cut, the first cut try is searched on to the end
+    monkeypatch.setattr(reduce_module, "WING_NODES", 1)
+    m_lr2, m_ud2, m_eo2, cube2 = reducer._centres_and_wings(lettered)
+    ws = reducer.wings
+    assert ws.heuristic(ws.start(centre_colours(cube2), pieces.wing_positions(cube2))) == 0
+    assert moves.apply(lettered, m_lr2 + m_ud2 + m_eo2) == cube2
+    # later frames (with `beat`) are skipped rather than searched on
+    assert reducer._centres_and_wings(lettered, beat=len(m_lr2 + m_ud2 + m_eo2) + 5) is None
+    reducer.release()
+    names, parts, reduced = reducer.reduce(lettered)
+    reducer.release()
+    _finish(lettered, [m for part in parts for m in part])
