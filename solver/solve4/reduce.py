@@ -14,7 +14,7 @@ from cubebot.solver.facelets import is_solved, solved
 from cubebot.solver.moves import apply, count, permutation, simplify
 from cubebot.solver.search import Stats, first_solution, ida_star
 from cubebot.solver.solve4.centres import CentreStage, LRStage, UDStage
-from cubebot.solver.solve4.finish import to_3x3
+from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, to_3x3
 from cubebot.solver.solve4.model import CORNERS, N, Turned, centre_colours, to_physical
 from cubebot.solver.solve4.orbits import PHASE3_MOVES, OrbitMover
 from cubebot.solver.solve4.pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
@@ -468,7 +468,8 @@ class Reducer(object):
         reduction = [mv for part in parts for mv in part]
         candidates = []
         # every view of the 3x3x3 (or those a budget allows), in this process
-        finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False)
+        finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False, views=FINISH_VIEWS,
+                                depth=FINISH_DEPTH)
         for finish in finishes:
             moves, _ = to_physical(reduction + list(finish))
             candidates.append(simplify(moves))
