@@ -88,7 +88,11 @@ class EOStage(MaskStage):
         self._near = None
 
     def start(self, pos, table):
-        """The mask of the best choice of A wings for wing positions pos (table: 4x4-eo)."""
+        """The mask of the best choice of A wings for wing positions pos (table: 4x4-eo):
+        the nearest to the goal, the smallest mask among the nearest."""
+        near = self._nearest(pos, NEAR_DEPTH + 1)
+        if near is not None:
+            return near[1]
         masks = choice_masks(pos)
         return min(zip(table.values(self.coord.ranks(masks)), masks))[1]
 
@@ -103,6 +107,12 @@ class EOStage(MaskStage):
         if below - 1 > NEAR_DEPTH:
             d = min(table.values(self.coord.ranks(choice_masks(pos))))
             return d if d < below else None
+        near = self._nearest(pos, below)
+        return None if near is None else near[0]
+
+    def _nearest(self, pos, below):
+        """(distance, mask) of the nearest choice mask within below - 1 <= NEAR_DEPTH
+        moves of the goal, the smallest such mask (near_masks are sorted); else None."""
         pairs, home_b = choice_test(pos)
         for d, masks in enumerate(self.near_masks()[:below]):
             for mask in masks:
@@ -111,7 +121,7 @@ class EOStage(MaskStage):
                         break
                 else:
                     if not bin(mask & home_b).count("1") & 1:
-                        return d
+                        return d, mask
         return None
 
     def near_masks(self):

@@ -332,6 +332,17 @@ def test_near_masks_are_the_eo_table_layers_and_distance_matches_the_full_scan(t
             for below in range(0, 8):
                 expected = full if full < below else None
                 assert eo.distance(pos, table, below) == expected
+        # near the goal, start() takes its mask from the near layers: the same mask as
+        # the full scan (the nearest, and the smallest of the nearest)
+        near = 0
+        for k in range(40):
+            cube = moves.apply(solved(), [rng.choice(eo.moves) for _ in range(k % 6)])
+            pos = pieces.wing_positions(cube)
+            masks = phase2.choice_masks(pos)
+            values = table.values(eo.coord.ranks(masks))
+            assert eo.start(pos, table) == min(zip(values, masks))[1]
+            near += min(values) <= phase2.NEAR_DEPTH
+        assert near >= 20
     finally:
         table.close()
 
@@ -442,3 +453,32 @@ def test_wing_search_is_capped_in_nodes_and_its_fallback_finishes(tables_dir, mo
     names, parts, reduced = reducer.reduce(lettered)
     reducer.release()
     _finish(lettered, [m for part in parts for m in part])
+
+
+def test_finish_within_22_moves_keeps_every_first_solution_within_21(tables_dir):
+    # kociemba's first solution within 22 moves, when it has at most 21, is its first
+    # solution within 21: the finish loses nothing by searching within 22
+    import kociemba
+    from cubebot.solver import solve3
+    from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, to_3x3
+    rng = seeded(2222)
+    same = 0
+    for _ in range(4):
+        lettered = solve3.normalise(scramble.random_state(3, rng))
+        for view in FINISH_VIEWS:
+            seen = solve3.view_state(lettered, view)
+            text = kociemba.solve(seen, max_depth=FINISH_DEPTH)
+            if len(text.split()) < FINISH_DEPTH:
+                assert kociemba.solve(seen, max_depth=FINISH_DEPTH - 1) == text
+                same += 1
+    assert same >= 20
+    # and the solver's finish is the shortest of those first solutions over the views
+    state = scramble.random_state(N, seeded(2223))
+    result = solve4.solve_stages(state)
+    check_solves(state, result.candidates[0])
+    reduction = [m for name in solve4.STAGES[:5] for m in result.stages[name]]
+    small = to_3x3(moves.apply(pieces.label(state)[0], reduction))
+    lettered = solve3.normalise(small)
+    lengths = [len(kociemba.solve(solve3.view_state(lettered, view), max_depth=FINISH_DEPTH).split())
+               for view in FINISH_VIEWS]
+    assert len(result.stages["3x3x3"]) == min(lengths)
