@@ -28,12 +28,24 @@ def _key(move):
     return (FACES.index(move.face), move.first, move.last if move.last is not None else 0)
 
 
+_SUCCESSORS = {}         # tuple(moves) -> successors(moves): a search is started many times
+                        # a solve with the same few move sets
+
+
 def successors(moves):
     """allowed[k] = indices of moves allowed after move k; allowed[-1]: at start.
 
-    Returned as a list of len(moves) + 1 tuples; the last one (index -1) is
-    every move.
+    Returned as a tuple of len(moves) + 1 tuples; the last one (index -1) is
+    every move. Computed once per process for each move set.
     """
+    key = tuple(moves)
+    allowed = _SUCCESSORS.get(key)
+    if allowed is None:
+        allowed = _SUCCESSORS.setdefault(key, _successors(key))
+    return allowed
+
+
+def _successors(moves):
     allowed = []
     for a in moves:
         row = []
@@ -42,7 +54,7 @@ def successors(moves):
                 row.append(j)
         allowed.append(tuple(row))
     allowed.append(tuple(range(len(moves))))
-    return allowed
+    return tuple(allowed)
 
 
 class Stats(object):

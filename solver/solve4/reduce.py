@@ -226,15 +226,23 @@ class Reducer(object):
         """Of the optimal centres-ud solutions (up to MAX_UD_CHOICES) the one whose
         wing-stage lower bound is smallest: (moves, cube after); None if no bound
         is within limit (then no wing stage within limit follows any of them)."""
-        ws = self.wings
+        ws, ud = self.wings, self.ud
+        # each solution followed on the centre masks and the wing positions (not the
+        # facelets): only the one chosen is applied to the cube
+        masks, pos = ws.centres.cs.start(centre_colours(cube)), wing_positions(cube)
+        index, centre_apply, wing_maps = ud.index, ud.mover.apply3, ud.wing_maps
         best = None
-        for m in self._exact(self.ud, self.ud_table, start, MAX_UD_CHOICES):
-            after = apply(cube, m, N)
-            bound = ws.bound(centre_colours(after), wing_positions(after),
-                             limit + 1 if best is None else best[0])
+        for m in self._exact(ud, self.ud_table, start, MAX_UD_CHOICES):
+            c, p = masks, pos
+            for move in m:
+                i = index[move]
+                c = centre_apply(c, i)
+                to = wing_maps[i]
+                p = [to[s] for s in p]
+            bound = ws.bound(c, p, limit + 1 if best is None else best[0])
             if bound is not None:
-                best = (bound, m, after)
-        return None if best is None else best[1:]
+                best = (bound, m)
+        return None if best is None else (best[1], apply(cube, best[1], N))
 
     def _search(self, stage, start, max_solutions=1, max_cost=MAX_STAGE_COST, max_nodes=None,
                 min_cost=0):
