@@ -137,6 +137,36 @@ def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
         bound = nxt
 
 
+def descend(start, moves, apply, distance, max_solutions=1):
+    """Up to max_solutions shortest solutions (lists of Moves) for an exact distance
+    (an exact table: every move changes it by at most one, 0 only at a goal).
+
+    The same solutions, in the same order, as ida_star(start, moves, apply, distance,
+    distance == 0, max_cost=distance(start), max_solutions=...), which walks straight
+    down such a table, for a fraction of its calls: from each state only the moves to
+    a state one nearer are followed. [] if the table gives no path down (a damaged table).
+    """
+    allowed = successors(moves)
+    found, path = [], []
+
+    def walk(state, h, last):
+        if h == 0:
+            found.append(list(path))
+            return
+        nearer = h - 1
+        for i in allowed[last]:
+            nxt = apply(state, i)
+            if distance(nxt) == nearer:
+                path.append(moves[i])
+                walk(nxt, nearer, i)
+                path.pop()
+                if len(found) >= max_solutions:
+                    return
+
+    walk(start, distance(start), -1)
+    return found
+
+
 class _Stopped(Exception):
     """Raised inside the search when stop() asks it to end."""
 

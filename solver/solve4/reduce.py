@@ -12,7 +12,7 @@ from cubebot.solver.cubies import corner_facelets, from_facelets, parity
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import is_solved, solved
 from cubebot.solver.moves import apply, count, permutation, simplify
-from cubebot.solver.search import Stats, first_solution, ida_star
+from cubebot.solver.search import Stats, descend, first_solution, ida_star
 from cubebot.solver.solve4.centres import CentreStage, LRStage, UDStage
 from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, to_3x3
 from cubebot.solver.solve4.model import CORNERS, N, Turned, centre_colours, to_physical
@@ -125,17 +125,16 @@ class Reducer(object):
                     table.close()
 
     def _exact(self, stage, table, start, max_solutions=1):
-        """Up to max_solutions shortest stage solutions (the table is exact, so
-        IDA* walks straight down)."""
-        rank = stage.rank
+        """Up to max_solutions shortest stage solutions (the table is exact: the
+        search walks straight down it)."""
+        rank, get = stage.rank, table.__getitem__
 
-        def heuristic(state):
-            return table[rank(state)]
+        def distance(state):
+            return get(rank(state))
 
-        found = list(ida_star(start, stage.moves, stage.apply, heuristic,
-                              lambda s: table[rank(s)] == 0,
-                              max_cost=min(heuristic(start), MAX_CENTRE_STAGE),
-                              max_solutions=max_solutions))
+        found = []
+        if distance(start) <= MAX_CENTRE_STAGE:
+            found = descend(start, stage.moves, stage.apply, distance, max_solutions)
         if not found:
             raise TableError("table {} gives no path to its goal: run `cubebot tables build`".format(
                 stage.table))

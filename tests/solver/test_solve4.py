@@ -482,3 +482,36 @@ def test_finish_within_22_moves_keeps_every_first_solution_within_21(tables_dir)
     lengths = [len(kociemba.solve(solve3.view_state(lettered, view), max_depth=FINISH_DEPTH).split())
                for view in FINISH_VIEWS]
     assert len(result.stages["3x3x3"]) == min(lengths)
+
+
+def test_descend_finds_the_solutions_ida_star_finds_in_its_order(tables_dir):
+    # on the exact centre tables, the table descent gives IDA*'s solutions, in IDA*'s order
+    from cubebot.solver import search, store
+    from cubebot.solver.solve4.centres import LRStage, UDStage
+    from cubebot.solver.solve4.model import centre_colours
+    rng = seeded(3131)
+    for stage in (LRStage(), UDStage()):
+        table = store.open_dense(stage.table, tables_dir)
+        try:
+            def distance(state, table=table, rank=stage.rank):
+                return table[rank(state)]
+            for k in range(6):
+                cube = scramble.random_state(N, rng)
+                if isinstance(stage, LRStage):
+                    start = stage.start(centre_colours(cube))
+                else:
+                    # U/D colours anywhere off the L/R slots: take the centres-lr stage's mask
+                    start = (stage.coord.unrank(rng.randrange(stage.coord.size)), k % 2)
+                limit = [1, 5, 100][k % 3]
+                expected = list(search.ida_star(start, stage.moves, stage.apply, distance,
+                                                lambda s: distance(s) == 0, max_cost=distance(start),
+                                                max_solutions=limit))
+                got = search.descend(start, stage.moves, stage.apply, distance, limit)
+                assert got == expected and 0 < len(got) <= limit
+                for solution in got:
+                    state = start
+                    for move in solution:
+                        state = stage.apply(state, stage.moves.index(move))
+                    assert distance(state) == 0 and len(solution) == distance(start)
+        finally:
+            table.close()
