@@ -39,7 +39,7 @@ WING_NODES = 100000            # nodes (about 0.4 s here) for each wing-stage se
                                # try that runs out is searched to the end only if no try finds one
 MAX_SLICE_CHOICES = 60         # shortest slice solutions, each followed by a pairs search
 MAX_PAIRS_TRIED = 60           # of those, the ones after which the pairs stage is searched (all)
-PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs search after the first
+PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs try in all (_pairs_deepening)
 MORE_SOLUTION_NODES = 200000   # nodes spent looking for more solutions after the first
 SLICE_NODES = 500000           # nodes (a few s here) for each frame's slice search at first
 SLICE_SLACK = 0                # moves past the shortest total through the slice stage searched
@@ -284,33 +284,6 @@ class Reducer(object):
         tries.sort(key=lambda t: t[:2])
         return tries
 
-    def _pairs_after(self, slices, beat=None, tries=None):
-        """The pairs stage after the slice solutions: in the order of their
-        pairs-stage lower bounds (tries: _pair_tries(slices)) each is followed by
-        a pairs search, each later one only for a shorter pairs solution than the
-        best so far and for at most PAIRS_TRY_NODES nodes. With `beat` (from the
-        other frame), only for a slice and pairs total below it. (m_slice,
-        m_pairs), or None if nothing below `beat` was found."""
-        pairs = self.pairs
-        tries = self._pair_tries(slices) if tries is None else tries
-        best = None
-        # all slice solutions of a frame are equally long (the shortest ones)
-        limit = None if beat is None else beat - len(slices[0][0]) - 1
-        for k, (_, _, m, start) in enumerate(tries[:MAX_PAIRS_TRIED]):
-            if best is None and limit is None:
-                found = self._search(pairs, start)
-            else:
-                cost = limit if best is None else len(best[1]) - 1
-                if limit is not None and limit < cost:
-                    cost = limit
-                if cost < 0:
-                    break
-                found = self._search(pairs, start, max_cost=cost,
-                                     max_nodes=PAIRS_TRY_NODES if k else None)
-            if found:
-                best = (m, found[0])
-        return best
-
     def _slices_deepening(self, starts):
         """The slice solutions of every start, found by deepening all of them together.
 
@@ -349,11 +322,51 @@ class Reducer(object):
             total += 1
         return slices
 
-    def _slice_and_pairs(self, state, max_nodes=None):
-        """The slice and pairs stages in one frame; None if the slice search found
-        nothing within max_nodes nodes."""
-        slices = self._slices(state, max_nodes)
-        return self._pairs_after(slices) if slices else None
+    def _pairs_deepening(self, plans):
+        """The pairs searches after the slice solutions of every start, deepened together
+        on the total: (total, start index, m_slice, m_pairs), moves as seen in the start.
+
+        plans: [(lower bound of the total, start index, moves before the slice stage,
+        slice solutions, _pair_tries of them)], lowest bound first. For each total from
+        the lowest bound up, the tries of each plan (up to MAX_PAIRS_TRIED, in the order
+        of their bounds) are searched at the pairs length that total leaves them, and
+        the first solution of a plan ends that plan's searches; the first total with a
+        solution ends the search, its plan the one with the lowest start index (the
+        candidate and frame order) among those with a solution at that total. So a try
+        whose pairs stage is long is never searched to its end (a pairs search of a
+        loose bound took up to 0.4 M nodes and more than a second here), and the result
+        is what searching the tries one after another for a shorter total gives, the
+        first in that order among the shortest. Each try gets at most PAIRS_TRY_NODES
+        nodes in all; if none finds a solution within them, the first try of the first
+        plan is searched to its end."""
+        pairs, spent, best = self.pairs, {}, None
+        top = max(p[2] + len(p[3][0][0]) for p in plans) + MAX_STAGE_COST - 1
+        for total in range(plans[0][0], top + 1):
+            for low, index, before_moves, slices, tries in plans:
+                if low > total:
+                    break                        # the plans are sorted by their bounds
+                if best is not None and index > best[1]:
+                    continue                     # a tie goes to the lower start index
+                depth = total - before_moves - len(slices[0][0])
+                for k, (bound, _, m, start) in enumerate(tries[:MAX_PAIRS_TRIED]):
+                    if bound > depth:
+                        break                    # the tries are sorted by their bounds
+                    used = spent.get((index, k), 0)
+                    if used > PAIRS_TRY_NODES:
+                        continue
+                    nodes = self.stats.nodes
+                    found = self._search(pairs, start, max_cost=depth, min_cost=depth,
+                                         max_nodes=PAIRS_TRY_NODES - used)
+                    spent[(index, k)] = used + self.stats.nodes - nodes
+                    if found:
+                        best = (total, index, m, found[0])
+                        break
+            if best is not None:
+                return best
+        _, index, before_moves, slices, tries = plans[0]
+        m, start = tries[0][2:]
+        found = self._search(pairs, start)
+        return (before_moves + len(m) + len(found[0]), index, m, found[0])
 
     def _slice_and_pairs_frames(self, candidates):
         """The slice and pairs stages after each candidate of stages 1-3, as they are
@@ -392,19 +405,7 @@ class Reducer(object):
                 plans.append((before_moves + len(slices[0][0]) + tries[0][0], index,
                               before_moves, slices, tries))
         plans.sort(key=lambda p: p[:2])
-        best = None            # (total, start index, m_slice, m_pairs), moves as seen in the start
-        for low, index, before_moves, slices, tries in plans:
-            beat = None
-            if best is not None:
-                beat = best[0] + (1 if index < best[1] else 0)
-                if low >= beat:
-                    continue
-                beat -= before_moves
-            got = self._pairs_after(slices, beat, tries)
-            if got is not None:
-                total = before_moves + len(got[0]) + len(got[1])
-                if best is None or (total, index) < best[:2]:
-                    best = (total, index) + got
+        best = self._pairs_deepening(plans)
         self.release("pairs")
         c, turned = where[best[1]]
         m_slice, m_pairs = best[2:]

@@ -515,3 +515,36 @@ def test_descend_finds_the_solutions_ida_star_finds_in_its_order(tables_dir):
                     assert distance(state) == 0 and len(solution) == distance(start)
         finally:
             table.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_pairs_deepening_finds_what_the_tries_one_by_one_find(tables_dir, seed):
+    # plans from two slice frames with different moves so far: the deepened search
+    # returns the shortest total over every try, the lowest start index among the
+    # plans that reach it and the first try in its plan's order, and its pairs
+    # solution is the first one IDA* finds for that try
+    from cubebot.solver.solve4.model import Turned
+    cube = _scrambled(700 + seed, orbits.PHASE3_MOVES)
+    reducer = _reducer(tables_dir)
+    pairs = reducer.pairs
+    plans = []
+    for index, (before_moves, turned) in enumerate(((1, None), (0, Turned("x")))):
+        state = _orbit_state(reducer, cube if turned is None else turned.seen(cube))
+        slices = reducer._slices(state)
+        tries = reducer._pair_tries(slices)[:6]
+        plans.append((before_moves + len(slices[0][0]) + tries[0][0], index, before_moves, slices, tries))
+    plans.sort(key=lambda p: p[:2])
+    one_by_one = []
+    for _, index, before_moves, _, tries in plans:
+        for k, (_, _, m, start) in enumerate(tries):
+            found = reducer._search(pairs, start)[0]
+            one_by_one.append((before_moves + len(m) + len(found), index, k, m, found))
+    total, index, k, m, found = min(one_by_one, key=lambda t: t[:3])
+    got = reducer._pairs_deepening(plans)
+    assert got == (total, index, m, found)
+    # and the pairs solution pairs the edges after that slice solution
+    start = [t for p in plans if p[1] == index for t in p[4] if t[2] == m][0][3]
+    for move in found:
+        start = pairs.apply(start, pairs.moves.index(move))
+    assert pairs.heuristic(start) == 0
+    reducer.release()
