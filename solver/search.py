@@ -28,12 +28,24 @@ def _key(move):
     return (FACES.index(move.face), move.first, move.last if move.last is not None else 0)
 
 
+_SUCCESSORS = {}         # tuple(moves) -> successors(moves): a search is started many times
+                        # a solve with the same few move sets
+
+
 def successors(moves):
     """allowed[k] = indices of moves allowed after move k; allowed[-1]: at start.
 
-    Returned as a list of len(moves) + 1 tuples; the last one (index -1) is
-    every move.
+    Returned as a tuple of len(moves) + 1 tuples; the last one (index -1) is
+    every move. Computed once per process for each move set.
     """
+    key = tuple(moves)
+    allowed = _SUCCESSORS.get(key)
+    if allowed is None:
+        allowed = _SUCCESSORS.setdefault(key, _successors(key))
+    return allowed
+
+
+def _successors(moves):
     allowed = []
     for a in moves:
         row = []
@@ -42,7 +54,7 @@ def successors(moves):
                 row.append(j)
         allowed.append(tuple(row))
     allowed.append(tuple(range(len(moves))))
-    return allowed
+    return tuple(allowed)
 
 
 class Stats(object):
@@ -123,6 +135,36 @@ def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
         if nxt is None or nxt == unbounded:
             return
         bound = nxt
+
+
+def descend(start, moves, apply, distance, max_solutions=1):
+    """Up to max_solutions shortest solutions (lists of Moves) for an exact distance
+    (an exact table: every move changes it by at most one, 0 only at a goal).
+
+    The same solutions, in the same order, as ida_star(start, moves, apply, distance,
+    distance == 0, max_cost=distance(start), max_solutions=...), which walks straight
+    down such a table, for a fraction of its calls: from each state only the moves to
+    a state one nearer are followed. [] if the table gives no path down (a damaged table).
+    """
+    allowed = successors(moves)
+    found, path = [], []
+
+    def walk(state, h, last):
+        if h == 0:
+            found.append(list(path))
+            return
+        nearer = h - 1
+        for i in allowed[last]:
+            nxt = apply(state, i)
+            if distance(nxt) == nearer:
+                path.append(moves[i])
+                walk(nxt, nearer, i)
+                path.pop()
+                if len(found) >= max_solutions:
+                    return
+
+    walk(start, distance(start), -1)
+    return found
 
 
 class _Stopped(Exception):

@@ -73,10 +73,11 @@ def load_tables(kociemba):
     _kociemba_solve(kociemba, apply(solved(SIZE), "U", SIZE), FALLBACK_DEPTH)
 
 
-def first_solution(lettered, kociemba=None):
-    """kociemba's first solution of a lettered state (move text)."""
+def first_solution(lettered, kociemba=None, depth=DEFAULT_DEPTH):
+    """kociemba's first solution of a lettered state within `depth` moves, else within
+    FALLBACK_DEPTH (move text)."""
     kociemba = kociemba or _kociemba()
-    text = _kociemba_solve(kociemba, lettered, DEFAULT_DEPTH)
+    text = _kociemba_solve(kociemba, lettered, depth)
     if text is None:
         text = _kociemba_solve(kociemba, lettered, FALLBACK_DEPTH)
     if text is None:
@@ -212,33 +213,34 @@ def search_budget(lettered, deadline, kociemba=None, views=VIEWS):
     return texts
 
 
-def search_views(lettered, deadline=None, kociemba=None, views=VIEWS):
-    """In this process: the first solution of each view in turn, until `deadline`
-    (time.monotonic; None: every view) has passed; at least the first view's.
-    Solution texts."""
+def search_views(lettered, deadline=None, kociemba=None, views=VIEWS, depth=DEFAULT_DEPTH):
+    """In this process: the first solution (max depth `depth`) of each view in turn,
+    until `deadline` (time.monotonic; None: every view) has passed; at least the
+    first view's. Solution texts."""
     kociemba = kociemba or _kociemba()
-    texts = [first_solution(lettered, kociemba)]
+    texts = [from_view(first_solution(view_state(lettered, views[0]), kociemba, depth), views[0])]
     for view in views[1:]:
         if deadline is not None and time.monotonic() >= deadline:
             break
-        text = _kociemba_solve(kociemba, view_state(lettered, view), DEFAULT_DEPTH)
+        text = _kociemba_solve(kociemba, view_state(lettered, view), depth)
         if text is not None:
             texts.append(from_view(text, view))
     return texts
 
 
-def solve(state, metric="htm", budget=None, fork=True):
+def solve(state, metric="htm", budget=None, fork=True, views=VIEWS, depth=DEFAULT_DEPTH):
     """The engine entry point used by cubebot.solver.api: a list of candidate move lists.
 
-    fork=False: every view, or the views a budget allows, searched in this process
-    (search_views), not in children."""
+    fork=False: every view (of `views`, kociemba's max depth `depth`), or the views a
+    budget allows, searched in this process (search_views), not in children."""
     started = time.monotonic()
     lettered = normalise(state)
     if is_solved(lettered, SIZE):
         return [[]]
     kociemba = _kociemba()
     if not fork:
-        texts = search_views(lettered, None if budget is None else started + budget, kociemba)
+        texts = search_views(lettered, None if budget is None else started + budget, kociemba,
+                             views, depth)
     elif budget is None:
         texts = [first_solution(lettered, kociemba)]
     else:

@@ -62,8 +62,11 @@ class UDStage(object):
         every = MaskMover(GENERATORS)
         keep = [i for i in range(len(GENERATORS)) if every.apply(lr, i) == lr]
         self.moves = [GENERATORS[i] for i in keep]
+        self.index = dict((m, i) for i, m in enumerate(self.moves))
         self.mover = MaskMover(self.moves)
-        self.flips = [permutation_parity(wing_map(m)) for m in self.moves]
+        # wing_maps[i][s]: where moves[i] takes the wing at slot s
+        self.wing_maps = [wing_map(m) for m in self.moves]
+        self.flips = [permutation_parity(w) for w in self.wing_maps]
         self.coord = CombCoord(NOT_LR_SLOTS, PER_AXIS)
         self.size = self.coord.size * N_PARITY
 

@@ -12,9 +12,9 @@ from cubebot.solver.cubies import corner_facelets, from_facelets, parity
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import is_solved, solved
 from cubebot.solver.moves import apply, count, permutation, simplify
-from cubebot.solver.search import Stats, first_solution, ida_star
+from cubebot.solver.search import Stats, descend, first_solution, ida_star
 from cubebot.solver.solve4.centres import CentreStage, LRStage, UDStage
-from cubebot.solver.solve4.finish import to_3x3
+from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, to_3x3
 from cubebot.solver.solve4.model import CORNERS, N, Turned, centre_colours, to_physical
 from cubebot.solver.solve4.orbits import PHASE3_MOVES, OrbitMover
 from cubebot.solver.solve4.pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
@@ -35,9 +35,11 @@ MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
 MAX_LR_CHOICES = 100           # optimal centres-lr solutions compared by their centres-ud stage
 MAX_LR_TRIED = 20              # of those, the ones taken through centres-ud and wings
 MAX_UD_CHOICES = 50            # optimal centres-ud solutions compared by their wing bound, per try
+WING_NODES = 100000            # nodes (about 0.4 s here) for each wing-stage search; the first
+                               # try that runs out is searched to the end only if no try finds one
 MAX_SLICE_CHOICES = 60         # shortest slice solutions, each followed by a pairs search
 MAX_PAIRS_TRIED = 60           # of those, the ones after which the pairs stage is searched (all)
-PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs search after the first
+PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs try in all (_pairs_deepening)
 MORE_SOLUTION_NODES = 200000   # nodes spent looking for more solutions after the first
 SLICE_NODES = 500000           # nodes (a few s here) for each frame's slice search at first
 SLICE_SLACK = 0                # moves past the shortest total through the slice stage searched
@@ -123,17 +125,16 @@ class Reducer(object):
                     table.close()
 
     def _exact(self, stage, table, start, max_solutions=1):
-        """Up to max_solutions shortest stage solutions (the table is exact, so
-        IDA* walks straight down)."""
-        rank = stage.rank
+        """Up to max_solutions shortest stage solutions (the table is exact: the
+        search walks straight down it)."""
+        rank, get = stage.rank, table.__getitem__
 
-        def heuristic(state):
-            return table[rank(state)]
+        def distance(state):
+            return get(rank(state))
 
-        found = list(ida_star(start, stage.moves, stage.apply, heuristic,
-                              lambda s: table[rank(s)] == 0,
-                              max_cost=min(heuristic(start), MAX_CENTRE_STAGE),
-                              max_solutions=max_solutions))
+        found = []
+        if distance(start) <= MAX_CENTRE_STAGE:
+            found = descend(start, stage.moves, stage.apply, distance, max_solutions)
         if not found:
             raise TableError("table {} gives no path to its goal: run `cubebot tables build`".format(
                 stage.table))
@@ -153,13 +154,20 @@ class Reducer(object):
         return first_solution(lettered, lr.moves, apply_perm, heuristic,
                               lambda cube: is_solved(cube, N), max_cost=DIRECT_DEPTH)
 
-    def _wings(self, cube, max_cost=MAX_CENTRE_STAGE):
-        """The wing-stage solution for a cube with its centres on their axes, or None
-        if it needs more than max_cost moves (< MAX_CENTRE_STAGE)."""
+    def _wings(self, cube, max_cost=MAX_CENTRE_STAGE, max_nodes=None):
+        """The wing-stage solution for a cube with its centres on their axes: None if it
+        needs more than max_cost moves (< MAX_CENTRE_STAGE), False if none was found
+        within max_nodes nodes (None: no cap)."""
         ws = self.wings
+        stop, stats = None, Stats()
+        if max_nodes is not None:
+            def stop():
+                return stats.nodes > max_nodes
         solution = first_solution(ws.start(centre_colours(cube), wing_positions(cube)), ws.moves,
                                   ws.apply, ws.heuristic, lambda s: ws.heuristic(s) == 0,
-                                  max_cost=max_cost)
+                                  max_cost=max_cost, stop=stop, stats=stats)
+        if solution is None and stop is not None and stop():
+            return False
         if solution is None and max_cost >= MAX_CENTRE_STAGE:
             raise TableError("tables {} and {} give no path to their goal: run `cubebot tables "
                              "build`".format(EOStage.table, CentreOrbitStage.table))
@@ -185,7 +193,7 @@ class Reducer(object):
         afters = [apply(cube, m, N) for m in found]
         starts = [self._ud_start(after) for after in afters]
         order = sorted(range(len(found)), key=lambda k: (table[ud.rank(starts[k])], k))
-        best = None
+        best, unfinished = None, None
         for k in order[:MAX_LR_TRIED]:
             limit = MAX_CENTRE_STAGE
             # the centres-ud stage is table[start] long; the order makes it longer and longer
@@ -199,24 +207,41 @@ class Reducer(object):
             if chosen is None:
                 continue
             m_ud, after = chosen
+            m_wings = self._wings(after, limit, WING_NODES)
+            if m_wings is False:
+                if unfinished is None:
+                    unfinished = (found[k], m_ud, after, limit)
+            elif m_wings is not None:
+                best = (found[k], m_ud, m_wings, apply(after, m_wings, N))
+        if best is None and unfinished is not None and beat is None:
+            # the fallback that always finishes: the first try cut by WING_NODES, searched on
+            m_lr, m_ud, after, limit = unfinished
             m_wings = self._wings(after, limit)
             if m_wings is not None:
-                best = (found[k], m_ud, m_wings, apply(after, m_wings, N))
+                best = (m_lr, m_ud, m_wings, apply(after, m_wings, N))
         return best
 
     def _centres_ud(self, cube, start, limit=MAX_CENTRE_STAGE):
         """Of the optimal centres-ud solutions (up to MAX_UD_CHOICES) the one whose
         wing-stage lower bound is smallest: (moves, cube after); None if no bound
         is within limit (then no wing stage within limit follows any of them)."""
-        ws = self.wings
+        ws, ud = self.wings, self.ud
+        # each solution followed on the centre masks and the wing positions (not the
+        # facelets): only the one chosen is applied to the cube
+        masks, pos = ws.centres.cs.start(centre_colours(cube)), wing_positions(cube)
+        index, centre_apply, wing_maps = ud.index, ud.mover.apply3, ud.wing_maps
         best = None
-        for m in self._exact(self.ud, self.ud_table, start, MAX_UD_CHOICES):
-            after = apply(cube, m, N)
-            bound = ws.bound(centre_colours(after), wing_positions(after),
-                             limit + 1 if best is None else best[0])
+        for m in self._exact(ud, self.ud_table, start, MAX_UD_CHOICES):
+            c, p = masks, pos
+            for move in m:
+                i = index[move]
+                c = centre_apply(c, i)
+                to = wing_maps[i]
+                p = [to[s] for s in p]
+            bound = ws.bound(c, p, limit + 1 if best is None else best[0])
             if bound is not None:
-                best = (bound, m, after)
-        return None if best is None else best[1:]
+                best = (bound, m)
+        return None if best is None else (best[1], apply(cube, best[1], N))
 
     def _search(self, stage, start, max_solutions=1, max_cost=MAX_STAGE_COST, max_nodes=None,
                 min_cost=0):
@@ -259,33 +284,6 @@ class Reducer(object):
         tries.sort(key=lambda t: t[:2])
         return tries
 
-    def _pairs_after(self, slices, beat=None, tries=None):
-        """The pairs stage after the slice solutions: in the order of their
-        pairs-stage lower bounds (tries: _pair_tries(slices)) each is followed by
-        a pairs search, each later one only for a shorter pairs solution than the
-        best so far and for at most PAIRS_TRY_NODES nodes. With `beat` (from the
-        other frame), only for a slice and pairs total below it. (m_slice,
-        m_pairs), or None if nothing below `beat` was found."""
-        pairs = self.pairs
-        tries = self._pair_tries(slices) if tries is None else tries
-        best = None
-        # all slice solutions of a frame are equally long (the shortest ones)
-        limit = None if beat is None else beat - len(slices[0][0]) - 1
-        for k, (_, _, m, start) in enumerate(tries[:MAX_PAIRS_TRIED]):
-            if best is None and limit is None:
-                found = self._search(pairs, start)
-            else:
-                cost = limit if best is None else len(best[1]) - 1
-                if limit is not None and limit < cost:
-                    cost = limit
-                if cost < 0:
-                    break
-                found = self._search(pairs, start, max_cost=cost,
-                                     max_nodes=PAIRS_TRY_NODES if k else None)
-            if found:
-                best = (m, found[0])
-        return best
-
     def _slices_deepening(self, starts):
         """The slice solutions of every start, found by deepening all of them together.
 
@@ -324,11 +322,51 @@ class Reducer(object):
             total += 1
         return slices
 
-    def _slice_and_pairs(self, state, max_nodes=None):
-        """The slice and pairs stages in one frame; None if the slice search found
-        nothing within max_nodes nodes."""
-        slices = self._slices(state, max_nodes)
-        return self._pairs_after(slices) if slices else None
+    def _pairs_deepening(self, plans):
+        """The pairs searches after the slice solutions of every start, deepened together
+        on the total: (total, start index, m_slice, m_pairs), moves as seen in the start.
+
+        plans: [(lower bound of the total, start index, moves before the slice stage,
+        slice solutions, _pair_tries of them)], lowest bound first. For each total from
+        the lowest bound up, the tries of each plan (up to MAX_PAIRS_TRIED, in the order
+        of their bounds) are searched at the pairs length that total leaves them, and
+        the first solution of a plan ends that plan's searches; the first total with a
+        solution ends the search, its plan the one with the lowest start index (the
+        candidate and frame order) among those with a solution at that total. So a try
+        whose pairs stage is long is never searched to its end (a pairs search of a
+        loose bound took up to 0.4 M nodes and more than a second here), and the result
+        is what searching the tries one after another for a shorter total gives, the
+        first in that order among the shortest. Each try gets at most PAIRS_TRY_NODES
+        nodes in all; if none finds a solution within them, the first try of the first
+        plan is searched to its end."""
+        pairs, spent, best = self.pairs, {}, None
+        top = max(p[2] + len(p[3][0][0]) for p in plans) + MAX_STAGE_COST - 1
+        for total in range(plans[0][0], top + 1):
+            for low, index, before_moves, slices, tries in plans:
+                if low > total:
+                    break                        # the plans are sorted by their bounds
+                if best is not None and index > best[1]:
+                    continue                     # a tie goes to the lower start index
+                depth = total - before_moves - len(slices[0][0])
+                for k, (bound, _, m, start) in enumerate(tries[:MAX_PAIRS_TRIED]):
+                    if bound > depth:
+                        break                    # the tries are sorted by their bounds
+                    used = spent.get((index, k), 0)
+                    if used > PAIRS_TRY_NODES:
+                        continue
+                    nodes = self.stats.nodes
+                    found = self._search(pairs, start, max_cost=depth, min_cost=depth,
+                                         max_nodes=PAIRS_TRY_NODES - used)
+                    spent[(index, k)] = used + self.stats.nodes - nodes
+                    if found:
+                        best = (total, index, m, found[0])
+                        break
+            if best is not None:
+                return best
+        _, index, before_moves, slices, tries = plans[0]
+        m, start = tries[0][2:]
+        found = self._search(pairs, start)
+        return (before_moves + len(m) + len(found[0]), index, m, found[0])
 
     def _slice_and_pairs_frames(self, candidates):
         """The slice and pairs stages after each candidate of stages 1-3, as they are
@@ -367,19 +405,7 @@ class Reducer(object):
                 plans.append((before_moves + len(slices[0][0]) + tries[0][0], index,
                               before_moves, slices, tries))
         plans.sort(key=lambda p: p[:2])
-        best = None            # (total, start index, m_slice, m_pairs), moves as seen in the start
-        for low, index, before_moves, slices, tries in plans:
-            beat = None
-            if best is not None:
-                beat = best[0] + (1 if index < best[1] else 0)
-                if low >= beat:
-                    continue
-                beat -= before_moves
-            got = self._pairs_after(slices, beat, tries)
-            if got is not None:
-                total = before_moves + len(got[0]) + len(got[1])
-                if best is None or (total, index) < best[:2]:
-                    best = (total, index) + got
+        best = self._pairs_deepening(plans)
         self.release("pairs")
         c, turned = where[best[1]]
         m_slice, m_pairs = best[2:]
@@ -450,7 +476,8 @@ class Reducer(object):
         reduction = [mv for part in parts for mv in part]
         candidates = []
         # every view of the 3x3x3 (or those a budget allows), in this process
-        finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False)
+        finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False, views=FINISH_VIEWS,
+                                depth=FINISH_DEPTH)
         for finish in finishes:
             moves, _ = to_physical(reduction + list(finish))
             candidates.append(simplify(moves))

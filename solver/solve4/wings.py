@@ -88,7 +88,11 @@ class EOStage(MaskStage):
         self._near = None
 
     def start(self, pos, table):
-        """The mask of the best choice of A wings for wing positions pos (table: 4x4-eo)."""
+        """The mask of the best choice of A wings for wing positions pos (table: 4x4-eo):
+        the nearest to the goal, the smallest mask among the nearest."""
+        near = self._nearest(pos, NEAR_DEPTH + 1)
+        if near is not None:
+            return near[1]
         masks = choice_masks(pos)
         return min(zip(table.values(self.coord.ranks(masks)), masks))[1]
 
@@ -103,6 +107,12 @@ class EOStage(MaskStage):
         if below - 1 > NEAR_DEPTH:
             d = min(table.values(self.coord.ranks(choice_masks(pos))))
             return d if d < below else None
+        near = self._nearest(pos, below)
+        return None if near is None else near[0]
+
+    def _nearest(self, pos, below):
+        """(distance, mask) of the nearest choice mask within below - 1 <= NEAR_DEPTH
+        moves of the goal, the smallest such mask (near_masks are sorted); else None."""
         pairs, home_b = choice_test(pos)
         for d, masks in enumerate(self.near_masks()[:below]):
             for mask in masks:
@@ -111,7 +121,7 @@ class EOStage(MaskStage):
                         break
                 else:
                     if not bin(mask & home_b).count("1") & 1:
-                        return d
+                        return d, mask
         return None
 
     def near_masks(self):
@@ -182,24 +192,34 @@ class WingStage(object):
         self.moves = self.eo.moves
         self.eo_table = eo_table
         self.centre_table = centre_table
+        # apply and heuristic as closures over bound methods: the search calls them at
+        # every node (tens of thousands a solve), and each saved call counts on the brick
+        eo_apply, centre_apply = self.eo.mover.apply, self.centres.mover.apply3
+        eo_rank, eo_get, centre_get = self.eo.coord.rank, eo_table.__getitem__, centre_table.__getitem__
+        (cu, cr, cf), base = self.centres.cs.coords, self.centres.cs.base
+        cu, cr, cf = cu.rank, cr.rank, cf.rank
+
+        def apply(state, i):
+            return (eo_apply(state[0], i), centre_apply(state[1], i))
+
+        def heuristic(state):
+            u, r, f = state[1]
+            a = eo_get(eo_rank(state[0]))
+            b = centre_get((cu(u) * base + cr(r)) * base + cf(f))
+            return a if a > b else b
+
+        self.apply, self.heuristic = apply, heuristic
 
     def start(self, symbols, pos):
         return (self.eo.start(pos, self.eo_table), self.centres.cs.start(symbols))
 
-    def apply(self, state, i):
-        return (self.eo.apply(state[0], i), self.centres.apply(state[1], i))
-
-    def bound(self, symbols, pos, below):
-        """heuristic(start(symbols, pos)) if it is below `below`, else None (cheaper)."""
-        centres = self.centre_table[self.centres.rank(self.centres.cs.start(symbols))]
+    def bound(self, masks, pos, below):
+        """heuristic(start(symbols, pos)) if it is below `below`, else None (cheaper);
+        masks = self.centres.cs.start(symbols), the centre masks."""
+        centres = self.centre_table[self.centres.rank(masks)]
         if centres >= below:
             return None
         eo = self.eo.distance(pos, self.eo_table, below)
         if eo is None:
             return None
         return eo if eo > centres else centres
-
-    def heuristic(self, state):
-        a = self.eo_table[self.eo.rank(state[0])]
-        b = self.centre_table[self.centres.rank(state[1])]
-        return a if a > b else b

@@ -332,6 +332,17 @@ def test_near_masks_are_the_eo_table_layers_and_distance_matches_the_full_scan(t
             for below in range(0, 8):
                 expected = full if full < below else None
                 assert eo.distance(pos, table, below) == expected
+        # near the goal, start() takes its mask from the near layers: the same mask as
+        # the full scan (the nearest, and the smallest of the nearest)
+        near = 0
+        for k in range(40):
+            cube = moves.apply(solved(), [rng.choice(eo.moves) for _ in range(k % 6)])
+            pos = pieces.wing_positions(cube)
+            masks = phase2.choice_masks(pos)
+            values = table.values(eo.coord.ranks(masks))
+            assert eo.start(pos, table) == min(zip(values, masks))[1]
+            near += min(values) <= phase2.NEAR_DEPTH
+        assert near >= 20
     finally:
         table.close()
 
@@ -416,3 +427,124 @@ def test_centres_and_wings_keep_the_frames_near_the_shortest(tables_dir):
     names, parts, reduced = reducer.reduce(lettered)
     reducer.release()
     _finish(lettered, [m for part in parts for m in part])
+
+
+def test_wing_search_is_capped_in_nodes_and_its_fallback_finishes(tables_dir, monkeypatch):
+    import importlib
+    from cubebot.solver.solve4.model import centre_colours
+    reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
+    reducer = _reducer(tables_dir)
+    lettered, _ = pieces.label(scramble.random_state(N, seeded(1616)))
+    m_lr, m_ud, m_eo, cube = reducer._centres_and_wings(lettered)
+    after_ud = moves.apply(lettered, m_lr + m_ud)
+    assert len(m_eo) >= 2
+    # a search cut by its node cap says so (False), not "no solution" (None)
+    assert reducer._wings(after_ud, max_nodes=1) is False
+    assert reducer._wings(after_ud) == m_eo
+    # with every wing search cut, the first cut try is searched on to the end
+    monkeypatch.setattr(reduce_module, "WING_NODES", 1)
+    m_lr2, m_ud2, m_eo2, cube2 = reducer._centres_and_wings(lettered)
+    ws = reducer.wings
+    assert ws.heuristic(ws.start(centre_colours(cube2), pieces.wing_positions(cube2))) == 0
+    assert moves.apply(lettered, m_lr2 + m_ud2 + m_eo2) == cube2
+    # later frames (with `beat`) are skipped rather than searched on
+    assert reducer._centres_and_wings(lettered, beat=len(m_lr2 + m_ud2 + m_eo2) + 5) is None
+    reducer.release()
+    names, parts, reduced = reducer.reduce(lettered)
+    reducer.release()
+    _finish(lettered, [m for part in parts for m in part])
+
+
+def test_finish_within_22_moves_keeps_every_first_solution_within_21(tables_dir):
+    # kociemba's first solution within 22 moves, when it has at most 21, is its first
+    # solution within 21: the finish loses nothing by searching within 22
+    import kociemba
+    from cubebot.solver import solve3
+    from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, to_3x3
+    rng = seeded(2222)
+    same = 0
+    for _ in range(4):
+        lettered = solve3.normalise(scramble.random_state(3, rng))
+        for view in FINISH_VIEWS:
+            seen = solve3.view_state(lettered, view)
+            text = kociemba.solve(seen, max_depth=FINISH_DEPTH)
+            if len(text.split()) < FINISH_DEPTH:
+                assert kociemba.solve(seen, max_depth=FINISH_DEPTH - 1) == text
+                same += 1
+    assert same >= 20
+    # and the solver's finish is the shortest of those first solutions over the views
+    state = scramble.random_state(N, seeded(2223))
+    result = solve4.solve_stages(state)
+    check_solves(state, result.candidates[0])
+    reduction = [m for name in solve4.STAGES[:5] for m in result.stages[name]]
+    small = to_3x3(moves.apply(pieces.label(state)[0], reduction))
+    lettered = solve3.normalise(small)
+    lengths = [len(kociemba.solve(solve3.view_state(lettered, view), max_depth=FINISH_DEPTH).split())
+               for view in FINISH_VIEWS]
+    assert len(result.stages["3x3x3"]) == min(lengths)
+
+
+def test_descend_finds_the_solutions_ida_star_finds_in_its_order(tables_dir):
+    # on the exact centre tables, the table descent gives IDA*'s solutions, in IDA*'s order
+    from cubebot.solver import search, store
+    from cubebot.solver.solve4.centres import LRStage, UDStage
+    from cubebot.solver.solve4.model import centre_colours
+    rng = seeded(3131)
+    for stage in (LRStage(), UDStage()):
+        table = store.open_dense(stage.table, tables_dir)
+        try:
+            def distance(state, table=table, rank=stage.rank):
+                return table[rank(state)]
+            for k in range(6):
+                cube = scramble.random_state(N, rng)
+                if isinstance(stage, LRStage):
+                    start = stage.start(centre_colours(cube))
+                else:
+                    # U/D colours anywhere off the L/R slots: take the centres-lr stage's mask
+                    start = (stage.coord.unrank(rng.randrange(stage.coord.size)), k % 2)
+                limit = [1, 5, 100][k % 3]
+                expected = list(search.ida_star(start, stage.moves, stage.apply, distance,
+                                                lambda s: distance(s) == 0, max_cost=distance(start),
+                                                max_solutions=limit))
+                got = search.descend(start, stage.moves, stage.apply, distance, limit)
+                assert got == expected and 0 < len(got) <= limit
+                for solution in got:
+                    state = start
+                    for move in solution:
+                        state = stage.apply(state, stage.moves.index(move))
+                    assert distance(state) == 0 and len(solution) == distance(start)
+        finally:
+            table.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_pairs_deepening_finds_what_the_tries_one_by_one_find(tables_dir, seed):
+    # plans from two slice frames with different moves so far: the deepened search
+    # returns the shortest total over every try, the lowest start index among the
+    # plans that reach it and the first try in its plan's order, and its pairs
+    # solution is the first one IDA* finds for that try
+    from cubebot.solver.solve4.model import Turned
+    cube = _scrambled(700 + seed, orbits.PHASE3_MOVES)
+    reducer = _reducer(tables_dir)
+    pairs = reducer.pairs
+    plans = []
+    for index, (before_moves, turned) in enumerate(((1, None), (0, Turned("x")))):
+        state = _orbit_state(reducer, cube if turned is None else turned.seen(cube))
+        slices = reducer._slices(state)
+        tries = reducer._pair_tries(slices)[:6]
+        plans.append((before_moves + len(slices[0][0]) + tries[0][0], index, before_moves, slices, tries))
+    plans.sort(key=lambda p: p[:2])
+    one_by_one = []
+    for _, index, before_moves, _, tries in plans:
+        for k, (_, _, m, start) in enumerate(tries):
+            found = reducer._search(pairs, start)[0]
+            one_by_one.append((before_moves + len(m) + len(found), index, k, m, found))
+    total, index, k, m, found = min(one_by_one, key=lambda t: t[:3])
+    got = reducer._pairs_deepening(plans)
+    assert got == (total, index, m, found)
+    # and the pairs solution pairs the edges after that slice solution
+    start = [t for p in plans if p[1] == index for t in p[4] if t[2] == m][0][3]
+    for move in found:
+        start = pairs.apply(start, pairs.moves.index(move))
+    assert pairs.heuristic(start) == 0
+    reducer.release()
