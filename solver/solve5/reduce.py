@@ -5,7 +5,10 @@ Stages (see docs/solver5.md):
            the 4x4x4 solver (outer4.reduce_outer): X-centres solved, every
            tredge's wings paired, no 4x4x4 parity; run as is and seen
            turned (PHASE1_ROTATIONS: solve4 keeps another corner still, so
-           another reduction), the next stages choosing between them
+           another reduction), the next stages choosing between them; each
+           written in the VARIANTS ways (widechoice.variants: which wide turns
+           take the middle slice along, free on that part) whose T-centres
+           the T-pair table rates cheapest
   tpairs   every T-pair (two T-centres across a fixed centre) one colour,
            by conjugated slices W S W' that keep the 4x4x4 part
            (tpairs.TPairStage, a bounded beam search guided by the table
