@@ -20,6 +20,7 @@ import datetime
 import os
 import platform
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -28,12 +29,10 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
-from bench.solver4 import measured_rows, peak_rss_mb, solve_each  # noqa: E402
+from bench.solver4 import measured_rows, pct, peak_rss_mb, solve_each  # noqa: E402
 from cubebot.solver import catalog, scramble, solve5, store  # noqa: E402
-from cubebot.solver.solve5 import reduce  # noqa: E402
 
 SEED = 5555
-PHASE2 = ("middle.solve_middle", "the stand-in (align, then table 3-cycles)")
 RSS_STATES = 50                 # states solved by `cubebot solve` for the peak RSS
 ANCHORS = ("cited, facts.md: the Python NxNxN solver 78.9 moves, ~109 s per cube on a laptop, "
            "tables of hundreds of MB to GBs in RAM; the compiled five-phase cube555: 51-52 moves of "
@@ -44,6 +43,23 @@ ANCHORS = ("cited, facts.md: the Python NxNxN solver 78.9 moves, ~109 s per cube
 def states(n, seed=SEED):
     rng = random.Random(seed)
     return [scramble.random_state(5, rng) for _ in range(n)]
+
+
+class Timed(object):
+    """solve5 as the engine of solve_each, keeping the CPU seconds of each solve
+    (time.process_time: the whole solve runs in this process, the 3x3x3 finish too)."""
+
+    STAGES = solve5.STAGES
+
+    def __init__(self):
+        self.cpu = []
+
+    def solve_stages(self, state, budget=None):
+        started = time.process_time()
+        try:
+            return solve5.solve_stages(state, budget)
+        finally:
+            self.cpu.append(time.process_time() - started)
 
 
 def build_seconds():
@@ -57,7 +73,8 @@ def build_seconds():
 def run(n, rss_states=RSS_STATES, record_it=True, build=True):
     """Solve n seeded random states, print and (optionally) record the table; returns its text."""
     cubes = states(n)
-    lengths, seconds, per_stage = solve_each(cubes, solve5)
+    timed = Timed()
+    lengths, seconds, per_stage = solve_each(cubes, timed)
     rss_states = min(rss_states, len(cubes))
     rss = peak_rss_mb(cubes[:rss_states])
     names = catalog.names(size=5)
@@ -66,16 +83,18 @@ def run(n, rss_states=RSS_STATES, record_it=True, build=True):
     load = os.getloadavg()[0]
     rows = [
         "Run {} on {} ({}), {} uniformly random 5x5x5 states (seed {}), solver.solve5 default: "
-        "phase 1 (outer4) by the 4x4x4 solver's reduction, phase 2 (middle) by {}, the 3x3x3 "
+        "phase 1 (outer4) by the 4x4x4 solver's reduction, phase 2 (middle) by middle.MiddleSolver, the 3x3x3 "
         "finish in this process (the first solution of each of six views, no time budget: the "
         "same moves on any machine); load average {:.1f} on {} CPUs shared "
         "with other jobs, so times are noisy.".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
-            n, SEED, PHASE2[reduce.solve_middle is None], load, os.cpu_count()),
+            n, SEED, load, os.cpu_count()),
         "",
         "| measure | value |",
         "|---|---|",
     ] + measured_rows(lengths, seconds, per_stage, solve5.STAGES) + [
+        "| CPU a solve (process time): median / p95 / max | {:.1f} s / {:.1f} s / {:.1f} s |".format(
+            statistics.median(timed.cpu), pct(timed.cpu, 0.95), max(timed.cpu)),
         "| peak RSS of `cubebot solve` ({} states, largest process) | {:.1f} MB |".format(rss_states, rss),
         "| 5x5x5 tables on disk / build time | {:.2f} MB ({}) / {} |".format(
             table_bytes / 1e6, ", ".join(names), built),

@@ -4,11 +4,11 @@ middle, then the 3x3x3 solver.
 Stages (see docs/solver5.md and reduce.py):
   1. outer4   the corners, wings and X-centres reduced as a 4x4x4 by
               cubebot.solver.solve4.reduce                   (outer4.reduce_outer)
-  2. align    the X-centres turned onto the fixed centres   (outer4.align;
-              for the stand-in only)
+              (each two-layer wide turn written with or without the middle
+              slice, widechoice.variants)
+  2. tpairs   every T-pair one colour                       (tpairs.TPairStage)
   3. middle   phase 2: T-centres and fixed centres with the X-centres, every
-              midge in its dedge (middle.solve_middle); where that is not
-              there, a stand-in by table 3-cycles (centrecycles, edges)
+              midge in its dedge (middle.MiddleSolver)
   4. 3x3x3    the reduced cube solved by cubebot.solver.solve3
 
 The output has outer and wide turns only (a middle slice as two wide

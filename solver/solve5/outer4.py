@@ -15,16 +15,14 @@ fixed centres are left as they fall.
 
 The 4x4x4 solver names its colours from a corner and turns whole-cube
 rotations into outer turns, so the X-centres may end up a whole-cube rotation
-away from the fixed centres. `align(state)` then turns the 4x4x4 part (all
-but the three middle slices) against the fixed centres by pairs of opposite
-wide turns (Uw Dw' turns everything but the E slice like y): at most two
-pairs, four moves.
+away from the fixed centres (`matches` tells); phase 2 reads the colours off
+the X-centres, so nothing turns them back.
 """
 
 from cubebot.solver.cubies import from_facelets
 from cubebot.solver.errors import InvalidCube
-from cubebot.solver.facelets import FACES, OPPOSITE, centre_labels, face_index, relabel
-from cubebot.solver.moves import Move, apply
+from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
+from cubebot.solver.moves import Move
 from cubebot.solver.solve4 import reduce as reduce4
 from cubebot.solver.solve4.finish import to_3x3 as small_view
 from cubebot.solver.solve4.model import Turned
@@ -34,8 +32,6 @@ N4 = 4
 ROWS4 = (0, 1, 3, 4)            # 5x5x5 row/column of each 4x4x4 row/column
 CENTRE = 2                      # row/column of a fixed centre
 SMALL = 3                       # the reduced part read as a 3x3x3
-AXES = "URF"                    # the faces whose wide pairs (face w, opposite w') turn the part
-MAX_PAIRS = 2                   # every one of the 24 rotations is at most two quarter or half turns
 
 
 def view(state):
@@ -106,22 +102,3 @@ def matches(state):
     shown = x_colours(state)
     return shown is not None and all(shown[f] == state[face_index(f, CENTRE, CENTRE, N)]
                                      for f in FACES)
-
-
-def _pairs():
-    """Every turn of the part against the middle slices: (face w, opposite w') pairs."""
-    return [[Move(f, 1, 2, t), Move(OPPOSITE[f], 1, 2, 4 - t)] for f in AXES for t in (1, 2, 3)]
-
-
-def align(state):
-    """The fewest wide pairs (at most MAX_PAIRS, as a flat move list) after which
-    the X-centres (each face one colour) match the fixed centres."""
-    frontier = [([], state)]
-    for depth in range(MAX_PAIRS + 1):
-        for moves, cube in frontier:
-            if matches(cube):
-                return moves
-        if depth < MAX_PAIRS:
-            frontier = [(moves + pair, apply(cube, pair, N)) for moves, cube in frontier
-                        for pair in _pairs()]
-    raise ValueError("the X-centres are not a whole-cube rotation of the fixed centres")

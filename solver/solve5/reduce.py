@@ -5,7 +5,10 @@ Stages (see docs/solver5.md):
            the 4x4x4 solver (outer4.reduce_outer): X-centres solved, every
            tredge's wings paired, no 4x4x4 parity; run as is and seen
            turned (PHASE1_ROTATIONS: solve4 keeps another corner still, so
-           another reduction), the next stages choosing between them
+           another reduction), the next stages choosing between them; each
+           written in the VARIANTS ways (widechoice.variants: which wide turns
+           take the middle slice along, free on that part) whose T-centres
+           the T-pair table rates cheapest
   tpairs   every T-pair (two T-centres across a fixed centre) one colour,
            by conjugated slices W S W' that keep the 4x4x4 part
            (tpairs.TPairStage, a bounded beam search guided by the table
@@ -14,16 +17,9 @@ Stages (see docs/solver5.md):
            2's centre stages run after the MIDDLE_TRIES shortest so far, and
            its midge stage after the MIDGE_RUNS best of their plans; the
            shortest in all is kept
-  align    (stand-in only) the X-centres turned onto their fixed centres
-           (outer4.align, at most two pairs of opposite wide turns)
   middle   phase 2: the T-centres and fixed centres with the X-centres, every
-           midge in its dedge: middle.solve_middle (#17B; colours read off
-           the X-centres, node-bounded with a fallback of its own). Where that
-           module is not there, the stand-in: today's table 3-cycles, centres
-           (centrecycles) then wings next to their midges (edges), after one
-           wide quarter turn (PARITY_MOVE) if the wing permutation is odd.
-           Each step places at least one piece for good, so it ends after at
-           most 48 + 24 steps: no solve is unbounded.
+           midge in its dedge (middle.MiddleSolver; colours read off the
+           X-centres, node-bounded with a fallback of its own)
   3x3x3    the reduced cube, by cubebot.solver.solve3 in this process: the
            first solution of each of its six views, the shortest kept (with
            a budget, the views that fit in it): the same answer on any
@@ -39,32 +35,28 @@ from collections import namedtuple
 from cubebot.solver import catalog, solve3, store
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
-from cubebot.solver.moves import Move, apply, count
+from cubebot.solver.moves import apply, count
 from cubebot.solver.solve4.model import permutation_parity
 from .axisruns import shortest
-from .centrecycles import TABLE as CENTRE_TABLE, CentreCycles
-from .edges import TABLE as WING_TABLE, EdgeStage
 from .model import N, T_CENTRES, WINGS, X_CENTRES, colours
-from .outer4 import align, reduce_outer
+from .outer4 import reduce_outer
+from .middle import MiddleSolver, joined, written
 from .tpairs import TPairStage
+from .widechoice import variants
 
-try:
-    from .middle import MiddleSolver, joined, solve_middle, written  # phase 2 proper (#17B)
-except ImportError:
-    solve_middle = None
-
-STAGES = ("outer4", "tpairs", "align", "middle", "3x3x3")
+STAGES = ("outer4", "tpairs", "middle", "3x3x3")
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
-PARITY_MOVE = Move("R", 1, 2, 1)   # Rw: a wide quarter turn, an odd permutation of the wings
 SMALL = 3
 ROWS = (0, 2, 4)               # 5x5x5 row/column of each 3x3x3 row/column
 PER_COLOUR = 4                 # facelets of each colour in each centre orbit
 OUTER_SIZE = 4                 # phase 1 reads the tables of the 4x4x4 solver
 PHASE1_ROTATIONS = (None, "x2")  # whole-cube turns phase 1 is run in (outer4.reduce_outer)
+VARIANTS = 1                   # of each rotation's phase-1 moves, the ways to write its wide turns
+                               # (widechoice.variants) handed on to the T-pair stage
 MIDDLE_TRIES = 8               # (phase 1, T-pair) solutions phase 2's centre stages run after
-MIDGE_RUNS = 4                 # of their centre solutions (pooled), the ones the midge stage runs after
+MIDGE_RUNS = 8                 # of their centre solutions (pooled), the ones the midge stage runs after
 
 
 def to_3x3(state):
@@ -110,62 +102,52 @@ class Reducer(object):
                 raise TableError("table {} is missing ({}): the 5x5x5 solver reads the 4x4x4 tables "
                                  "for its outer part: run `cubebot tables build --size 5`".format(
                                      name, path))
-        self.centres = CentreCycles(store.open_records(CENTRE_TABLE, directory))
-        self.edges = EdgeStage(store.open_records(WING_TABLE, directory))
         self.tpairs = TPairStage.opened(directory)
-        self.phase2 = None if solve_middle is None else MiddleSolver(directory)
+        self.phase2 = MiddleSolver(directory)
+        self.phase2.tables()           # opened now: a missing or bad table is named before any search
 
     def phase1(self, cube):
-        """Phase 1 in each of PHASE1_ROTATIONS: its distinct move lists, in that order."""
+        """Phase 1 in each of PHASE1_ROTATIONS, each written in its VARIANTS best ways
+        (widechoice.variants: wide turns with or without the middle slice, ranked
+        by the T-pair table): the distinct move lists, in that order."""
         found = []
         for rotation in PHASE1_ROTATIONS:
             moves = reduce_outer(cube, self.directory, rotation)[0]
-            if moves not in found:
-                found.append(moves)
+            for way in variants(cube, moves, self.tpairs.table, VARIANTS):
+                if way not in found:
+                    found.append(way)
         return found
 
     def middle(self, cube, firsts=([],)):
-        """Stages tpairs, align and middle after phase 1: (phase-1 moves, tpairs
-        moves, align moves, middle moves), `firsts` phase 1's move lists (each
-        reduces the 4x4x4 part of `cube`). Phase 2 proper
-        (middle.solve_middle) reads the colours off the X-centres, so it needs
-        no align, and is quick when every T-pair is one colour
+        """Stages tpairs and middle after phase 1: (phase-1 moves, tpairs moves,
+        middle moves), `firsts` phase 1's move lists (each reduces the 4x4x4 part
+        of `cube`). Phase 2 (middle.MiddleSolver) reads the colours off the
+        X-centres and is quick when every T-pair is one colour
         (tpairs.TPairStage). The T-pair stage's cheapest solutions
         (tpairs.CHOICES) after each phase-1 list are pooled; phase 2's centre
         stages run after the MIDDLE_TRIES with the fewest turns so far (phase 1
         and the T-pairs merged where they meet), their plans are pooled and
         ranked by turns so far + the plan's estimate, the midge stage runs
         after the MIDGE_RUNS best, and the triple with the fewest turns
-        together is kept. The stand-in (no phase 2) takes the first phase-1
-        list, aligns, then puts every T-centre home and pairs every wing with
-        its midge by table 3-cycles (bounded)."""
-        if solve_middle is not None:
-            tries = []
-            for k, first in enumerate(firsts):
-                after = apply(cube, first, N)
-                for j, pairs in enumerate(self.tpairs.solutions(after) or [[]]):
-                    tries.append((count(shortest(list(first) + pairs), "obtm"), k, j, first, after, pairs))
-            tries.sort(key=lambda t: t[:3])
-            plans = []
-            for t, (turns, _, _, first, after, pairs) in enumerate(tries[:MIDDLE_TRIES]):
-                for p, plan in enumerate(self.phase2.plans(apply(after, pairs, N))):
-                    plans.append((turns + plan.estimate, t, p, first, pairs, plan))
-            plans.sort(key=lambda t: t[:3])
-            best = None
-            for _, _, _, first, pairs, plan in plans[:MIDGE_RUNS]:
-                rest = written(joined(self.phase2.finish(plan)))
-                turns = count(shortest(list(first) + pairs + rest), "obtm")
-                if best is None or turns < best[0]:
-                    best = (turns, first, pairs, rest)
-            return best[1], best[2], [], best[3]
-        first = firsts[0]
-        cube = apply(cube, first, N)
-        turn = align(cube)
-        cube = apply(cube, turn, N)
-        parity = [PARITY_MOVE] if wing_parity(cube, self.edges.wings) else []
-        cube = apply(cube, parity, N)
-        centres = self.centres.solve(cube)
-        return first, [], turn, parity + centres + self.edges.solve(apply(cube, centres, N))
+        together is kept."""
+        tries = []
+        for k, first in enumerate(firsts):
+            after = apply(cube, first, N)
+            for j, pairs in enumerate(self.tpairs.solutions(after) or [[]]):
+                tries.append((count(shortest(list(first) + pairs), "obtm"), k, j, first, after, pairs))
+        tries.sort(key=lambda t: t[:3])
+        plans = []
+        for t, (turns, _, _, first, after, pairs) in enumerate(tries[:MIDDLE_TRIES]):
+            for p, plan in enumerate(self.phase2.plans(apply(after, pairs, N))):
+                plans.append((turns + plan.estimate, t, p, first, pairs, plan))
+        plans.sort(key=lambda t: t[:3])
+        best = None
+        for _, _, _, first, pairs, plan in plans[:MIDGE_RUNS]:
+            rest = written(joined(self.phase2.finish(plan)))
+            turns = count(shortest(list(first) + pairs + rest), "obtm")
+            if best is None or turns < best[0]:
+                best = (turns, first, pairs, rest)
+        return best[1], best[2], best[3]
 
     def solve(self, state, budget=None):
         cube = label(state)

@@ -24,6 +24,8 @@ returns None if none finds anything, and phase 2 then solves the split
 pairs its slower way.
 """
 
+from operator import itemgetter
+
 from .slices import written
 from .model import T_CENTRES
 from .tcentres import PAIRS
@@ -55,6 +57,7 @@ class TPairStage(object):
     def __init__(self, table=None):
         self.steps = steps()
         self.table = table
+        self.moved = [itemgetter(*perm) for _, _, perm in self.steps]   # colours -> after each step
 
     @classmethod
     def opened(cls, directory=None):
@@ -108,9 +111,14 @@ class TPairStage(object):
         for _ in range(MAX_STEPS):
             found = {}
             for b, (spent, colours, _) in enumerate(beam):
-                for k, (_, turns, perm) in enumerate(self.steps):
-                    after = "".join([colours[i] for i in perm])
-                    if any(after in r for r in recent):
+                for k, (_, turns, _) in enumerate(self.steps):
+                    after = "".join(self.moved[k](colours))
+                    for r in recent:
+                        if after in r:
+                            break
+                    else:
+                        r = None
+                    if r is not None:
                         continue
                     left = score(after)
                     key = spent + turns + weight * left

@@ -12,7 +12,7 @@ import pytest
 
 from cubebot.solver import api, catalog, facelets, moves, scramble, solve5, store
 from cubebot.solver.errors import InvalidCube, TableError
-from cubebot.solver.solve5 import centrecycles, edges, model, outer4, reduce, tsets
+from cubebot.solver.solve5 import centrecycles, edges, midges, model, outer4, reduce, tsets
 from .cubes import check_solves, disguise, seeded
 
 N = 5
@@ -24,6 +24,16 @@ def solved():
 
 def _reducer():
     return reduce.Reducer()
+
+
+def _wing_cycles():
+    """The wing 3-cycles of table 5x5-wing-cycles (edges.EdgeStage)."""
+    return edges.EdgeStage(store.open_records(edges.TABLE))
+
+
+def _centre_cycles():
+    """The centre 3-cycles of table 5x5-centre-cycles (phase 2's split-pair way)."""
+    return centrecycles.CentreCycles(store.open_records(centrecycles.TABLE))
 
 
 @pytest.mark.parametrize("seed", [51, 52])
@@ -51,7 +61,7 @@ def test_parity_cases(tables_dir, turn, parity):
     # odd and even wing permutations: phase 1 reduces the 4x4x4 part either way
     state = moves.apply(solved(), turn)
     red = _reducer()
-    assert reduce.wing_parity(state, red.edges.wings) == parity
+    assert reduce.wing_parity(state, _wing_cycles().wings) == parity
     result = red.solve(state)
     assert outer4.part_reduced(moves.apply(state, result.stages["outer4"], N))
     check_solves(state, result.candidates[0])
@@ -72,9 +82,8 @@ def _centres_home(cube):
 
 
 def test_centre_stage_alone_solves_the_centres_and_keeps_the_pairs(tables_dir):
-    red = _reducer()
     # centres scrambled by pure centre 3-cycles (everything else solved), then outer turns
-    table = red.centres
+    table = _centre_cycles()
     rng = seeded(7)
     state = solved()
     for _ in range(6):
@@ -84,25 +93,26 @@ def test_centre_stage_alone_solves_the_centres_and_keeps_the_pairs(tables_dir):
     assert not _centres_home(state)
     after = moves.apply(state, table.solve(state), N)
     assert _centres_home(after)
-    assert red.edges.wings.dest(after) == list(range(model.N_WINGS))   # every wing still paired
+    assert _wing_cycles().wings.dest(after) == list(range(model.N_WINGS))   # every wing still paired
     check_solves(after, solve5.solve(after)[0])
 
 
 def test_edge_stage_alone_pairs_every_wing(tables_dir):
     red = _reducer()
+    wing = _wing_cycles()
     rng = seeded(8)
     state = solved()
     for _ in range(5):
         a, b, c = rng.sample(range(model.N_WINGS), 3)
-        state = moves.apply(state, red.edges.cycle(a, b, c), N)
+        state = moves.apply(state, wing.cycle(a, b, c), N)
     state = moves.apply(state, "R U F' L2 D B", N)          # and the 3x3x3 part turned
-    solution = red.edges.solve(state)
+    solution = wing.solve(state)
     after = moves.apply(state, solution, N)
-    assert red.edges.wings.dest(after) == list(range(model.N_WINGS))
+    assert wing.wings.dest(after) == list(range(model.N_WINGS))
     # the centres are still home (the stage adds outer turns at most) and a 3x3x3 is left
     assert _centres_home(after)
     result = red.solve(after)
-    assert result.stages["outer4"] == result.stages["align"] == result.stages["middle"] == []
+    assert result.stages["outer4"] == result.stages["middle"] == []
     check_solves(after, result.candidates[0])
 
 
@@ -112,31 +122,31 @@ def test_middle_stage_alone_reduces_the_rest_and_keeps_the_x_centres(tables_dir)
     slices = [moves.Move("R", 3, 3, 1), moves.Move("U", 3, 3, 2), moves.Move("F", 3, 3, 3)]
     state = reduce.label(moves.apply(solved(), slices + moves.parse("R U' F2"), N))
     assert outer4.part_reduced(state) and not outer4.matches(state)
-    first, pairs, turn, solution = red.middle(state)
+    first, pairs, solution = red.middle(state)
     assert first == []                                  # phase 1's (none) is handed back as is
-    after = reduce.label(moves.apply(state, pairs + turn + solution, N))     # named by the fixed centres again
+    after = reduce.label(moves.apply(state, pairs + solution, N))     # named by the fixed centres again
     assert _centres_home(after)
-    assert red.edges.wings.dest(after) == list(range(model.N_WINGS))
+    assert _wing_cycles().wings.dest(after) == list(range(model.N_WINGS))
     check_solves(after, solve5.solve(after)[0])
 
 
 def test_every_table_cycle_is_a_pure_three_cycle(tables_dir):
-    red = _reducer()
+    wing, centres = _wing_cycles(), _centre_cycles()
     rng = seeded(9)
     for _ in range(30):
         a, b, c = rng.sample(range(model.N_WINGS), 3)
-        perm = edges._compose([moves.permutation(m, N) for m in red.edges.cycle(a, b, c)])
+        perm = edges._compose([moves.permutation(m, N) for m in wing.cycle(a, b, c)])
         assert edges.pure_cycle(perm, model.WINGS) in ((a, b, c), (b, c, a), (c, a, b))
         k = rng.randrange(2)
         slots = centrecycles.ORBITS[k]
-        perm = edges._compose([moves.permutation(m, N) for m in red.centres.cycle(k, a, b, c)])
+        perm = edges._compose([moves.permutation(m, N) for m in centres.cycle(k, a, b, c)])
         assert edges.pure_cycle(perm, tuple((f,) for f in slots)) in ((a, b, c), (b, c, a), (c, a, b))
 
 
 def test_finish_stage_alone_on_a_reduced_cube(tables_dir):
     state = moves.apply(solved(), "R U F' L2 D B R' U2")
     result = _reducer().solve(state)
-    assert result.stages["outer4"] == result.stages["align"] == result.stages["middle"] == []
+    assert result.stages["outer4"] == result.stages["middle"] == []
     check_solves(state, result.candidates[0])
 
 
@@ -163,7 +173,7 @@ def _cli_solve(directory, state):
                           universal_newlines=True)
 
 
-@pytest.mark.parametrize("table", [edges.TABLE, tsets.TABLE])
+@pytest.mark.parametrize("table", [midges.TABLE, tsets.TABLE])
 @pytest.mark.parametrize("damage", ["missing", "corrupt"])
 def test_a_bad_5x5x5_table_is_one_line_and_exit_2(tables_dir, tmp_path, damage, table):
     _copy_tables(tables_dir, str(tmp_path))
