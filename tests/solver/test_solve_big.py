@@ -210,8 +210,9 @@ def test_wing_parity_cases(tables_dir, n, turn):
     red = reduce.Reducer(n)
     result = red.solve(state)
     after = moves.apply(state, result.stages["free"], n)
-    goal = views.blown_up(after, n)
     after = moves.apply(after, result.stages["slices"], n)
+    after = moves.apply(after, result.stages["pairing"], n)
+    goal = views.blown_up(after, n)
     dests = [red.wings.dest(after, i, goal) for i, o in enumerate(red.orbits) if o[0] == "wing"]
     odd = [reduce.wing_parity(d) for d in dests]
     assert len(result.stages["parity"]) == 2 * sum(odd)

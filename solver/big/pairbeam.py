@@ -1,0 +1,127 @@
+"""The pairing stage: wings outside the view paired with the view's wings by free slices.
+
+A wing outside the view is "joined" when it shows the colours of its group's
+view wing (views.joins). Steps that keep every centre facelet where it is
+(so the centres joined before stay joined, the centre stage's work is not
+changed) and keep every joined wing pair together unless they pay:
+  W        an outer turn (1 move): it turns whole edges and a whole face of
+           centres with its view centres, so what is joined stays joined;
+  S F S'   S a quarter or half turn of an inner slice outside the view
+           (views.view_rows; written as two wide turns, 2 moves), F = X Y X'
+           with X an outer turn of one of the four faces S's layer passes
+           through and Y an outer turn of a face of S's axis (7 moves). F
+           turns every face S displaced back to where it was (X X') and only
+           turns faces S does not touch (Y), so S' puts every centre facelet
+           back; meanwhile F has moved other edges into the slots S's wings
+           return to: one step can pair several wings ("slice, flip, slice
+           back", as reduction solvers pair the edges of a 4x4x4).
+A beam search (width WIDTH) over these steps keeps the cubes with the least
+  moves + WEIGHT x (wing facelets outside the view not joined)
+and returns the path to the best score seen (at worst no step). WEIGHT is
+about what the wing 3-cycles pay per facelet once few wings are left
+(6x6x6, seed 6666, 4 states: the wing moves 99.5 -> 77.5 at width 16, weight 5).
+The outer turns move the view's pieces (the view stage solves them later), so
+the goal of the later stages is taken again after this stage.
+"""
+
+from operator import itemgetter, ne
+
+from cubebot.solver.facelets import FACES
+from cubebot.solver.moves import Move, apply, permutation, simplify
+from .views import joins, view_rows, written
+
+WIDTH = 16                     # cubes kept per step
+WEIGHT = 5.0                   # moves charged per wing facelet outside the view not joined
+MAX_STEPS = 40                 # bound on the beam's steps
+STALL = 6                      # steps without a better best score before it stops
+TURNS = (1, 2, 3)
+AXES = ("UD", "RL", "FB")
+
+
+def _axis(face):
+    return next(a for a in AXES if face in a)
+
+
+def steps(n):
+    """[written moves]: the outer turns and every distinct S F S' (see the module
+    docstring), the shortest writing of each distinct permutation, in a fixed order."""
+    rows = view_rows(n)
+    found, order = {}, []
+
+    def add(moves):
+        state = tuple(range(6 * n * n))
+        for m in moves:
+            state = itemgetter(*permutation(m, n))(state)
+        if state not in found:
+            order.append(state)
+            found[state] = moves
+        elif len(moves) < len(found[state]):
+            found[state] = moves
+    for f in FACES:
+        for t in TURNS:
+            add([Move(f, 1, 1, t)])
+    for f in "URF":
+        axis = _axis(f)
+        ring = [x for x in FACES if x not in axis]
+        for layer in range(2, n):
+            if layer - 1 in rows:
+                continue
+            for ts in TURNS:
+                for x in ring:
+                    for tx in TURNS:
+                        for y in axis:
+                            for ty in TURNS:
+                                add(written([Move(f, layer, layer, ts), Move(x, 1, 1, tx), Move(y, 1, 1, ty),
+                                             Move(x, 1, 1, 4 - tx), Move(f, layer, layer, 4 - ts)], n))
+    return [found[state] for state in order]
+
+
+class PairingStage(object):
+    """The beam search of the pairing stage for one cube size."""
+
+    def __init__(self, n):
+        self.n = n
+        wings = joins(n)[1]
+        self.steps = []
+        for moves in steps(n):
+            p = list(range(6 * n * n))
+            for m in moves:
+                p = [p[i] for i in permutation(m, n)]
+            self.steps.append((moves, itemgetter(*[p[a] for a, _ in wings]),
+                               itemgetter(*[p[b] for _, b in wings])))
+        self.wings = (itemgetter(*[a for a, _ in wings]), itemgetter(*[b for _, b in wings]))
+
+    def not_joined(self, cube):
+        """Wing facelets outside the view that do not show their view wing's colour."""
+        return sum(map(ne, self.wings[0](cube), self.wings[1](cube)))
+
+    def solve(self, cube):
+        """Moves (outer and wide turns) that keep every centre facelet and join many wings."""
+        n = self.n
+        beam = [(0, cube, ())]
+        best = (WEIGHT * self.not_joined(cube), ())
+        stalled = 0
+        for _ in range(MAX_STEPS):
+            children = []
+            for cost, shown, _ in beam:
+                for index, (moves, a, b) in enumerate(self.steps):
+                    c = cost + len(moves)
+                    children.append((c + WEIGHT * sum(map(ne, a(shown), b(shown))), c, index, len(children)))
+            children.sort()
+            parents = [(shown, path) for _, shown, path in beam for _ in self.steps]
+            beam, kept = [], set()
+            for score, c, index, at in children:
+                shown, path = parents[at]
+                after = apply(shown, self.steps[index][0], n)
+                if after in kept:
+                    continue
+                kept.add(after)
+                beam.append((c, after, path + (index,)))
+                if score < best[0]:
+                    best, stalled = (score, path + (index,)), -1
+                if len(beam) == WIDTH:
+                    break
+            stalled += 1
+            if stalled >= STALL:
+                break
+        return simplify([m for index in best[1] for m in self.steps[index][0]])
