@@ -16,9 +16,9 @@
            through views.view_rows(n), solved whole by the 4x4x4 (even N) or
            5x5x5 (odd N) solver, its moves lifted to the grouped layers
 The goal of the slice stage is the blown-up cube of the cube after the free
-stage, that of the later stages the blown-up cube after the pairing stage
-(its outer turns move the view; the later steps, cycles and slices outside
-the view never move it, so it stays put).
+stage (its steps never move the view); the later stages take theirs afresh
+from the cube (their outer turns move the view, keeping every joined piece
+joined).
 Every stage is bounded: the beam by its steps, each cycle step joins at least
 one piece for good, the smaller solvers bound theirs.
 """
@@ -98,9 +98,9 @@ class Reducer(object):
         goal = blown_up(cube, n)
         parts.append(self.parity(cube, goal))
         cube = apply(cube, parts[-1], n)
-        parts.append(self.centres.solve(cube, goal))
+        parts.append(self.centres.solve(cube))
         cube = apply(cube, parts[-1], n)
-        parts.append(self.wings.solve(cube, goal))
+        parts.append(self.wings.solve(cube))
         cube = apply(cube, parts[-1], n)
         parts.append(self.solve_view(cube, budget))
         cube = apply(cube, parts[-1], n)
