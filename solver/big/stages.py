@@ -59,6 +59,7 @@ class _CycleStage(object):
         self.n = n
         self.table = table
         self.orbits = orbits
+        self._maps = {}
 
     def cycle(self, index, a, b, c):
         value = self.table.get(index * N_SLOTS ** 3 + cycle_key(a, b, c))
@@ -84,14 +85,31 @@ class _CycleStage(object):
                     index, 2 * N_SLOTS, table_name(self.n)))
         return solution
 
+    def _turned(self, index):
+        """[(outer turn, slot map)] of an orbit: the cycle a -> b -> c after the turn W is
+        W then the table's cycle of the slots W took them to (one move more, and the
+        table's cycles end in different outer turns, which are left out)."""
+        if index not in self._maps:
+            slots = self.orbits[index][2]
+            self._maps[index] = [(Move(f, 1, 1, t), slot_map(Move(f, 1, 1, t), slots, self.n))
+                                 for f in FACES for t in TURNS]
+        return self._maps[index]
+
     def _best(self, index, tiers, solution, best=None):
-        """(net, cost, moves): the cheapest per piece of `tiers` ({net: cycles}) and `best`."""
-        for net, cycles in tiers.items():
-            for cyc in cycles:
-                moves = self.cycle(index, *cyc)
+        """(net, cost, moves): the cheapest per piece of `tiers` ({net: cycles}), each cycle
+        as it is and after an outer turn, and `best`."""
+        turned = self._turned(index)
+        for net in sorted(tiers):
+            for a, b, c in tiers[net]:
+                moves = self.cycle(index, a, b, c)
                 cost = added(solution, moves)
                 if best is None or cost * best[0] < best[1] * net:
                     best = (net, cost, moves)
+                for turn, m in turned:
+                    moves = [turn] + self.cycle(index, m[a], m[b], m[c])
+                    cost = added(solution, moves)
+                    if cost * best[0] < best[1] * net:
+                        best = (net, cost, moves)
         return best
 
 
