@@ -1,20 +1,20 @@
 """The pairing stage: wings outside the view paired with the view's wings by free slices.
 
 A wing outside the view is "joined" when it shows the colours of its group's
-view wing (views.joins). Steps that keep every centre facelet where it is
-(so the centres joined before stay joined, the centre stage's work is not
-changed) and keep every joined wing pair together unless they pay:
+view wing (views.joins). The steps keep every joined centre facelet joined
+(the centre stage's work is not changed) and move wings freely:
   W        an outer turn (1 move): it turns whole edges and a whole face of
            centres with its view centres, so what is joined stays joined;
   S F S'   S a quarter or half turn of an inner slice outside the view
            (views.view_rows; written as two wide turns, 2 moves), F = X Y X'
            with X an outer turn of one of the four faces S's layer passes
            through and Y an outer turn of a face of S's axis (7 moves). F
-           turns every face S displaced back to where it was (X X') and only
-           turns faces S does not touch (Y), so S' puts every centre facelet
-           back; meanwhile F has moved other edges into the slots S's wings
-           return to: one step can pair several wings ("slice, flip, slice
-           back", as reduction solvers pair the edges of a 4x4x4).
+           turns every face S displaced back (X X') and turns only a face S
+           does not touch (Y), so S' puts every centre facelet back on its
+           face, turned only as Y turns it; meanwhile F has moved other edges
+           into the slots S's wings come back to: one step can pair several
+           wings ("slice, flip, slice back", as reduction solvers pair the
+           edges of a 4x4x4).
 A beam search (width WIDTH) over these steps keeps the cubes with the least
   moves + WEIGHT x (wing facelets outside the view not joined)
 and returns the path to the best score seen (at worst no step). WEIGHT is

@@ -4,12 +4,13 @@
            (freebeam.FreeStage, a bounded beam search)
   slices   more joined by steps W S W' that keep the view (slicebeam.SliceStage)
   pairing  wings outside the view paired by outer turns and "slice, flip,
-           slice back" steps that keep every centre facelet
+           slice back" steps that keep every centre facelet joined
            (pairbeam.PairingStage)
   parity   a wing orbit whose permutation (against the goal) is odd made even
            by one quarter turn of its slice
   centres  every centre orbit outside the view joined by block commutators
-           and table 3-cycles (stages.CentreStage)
+           and table 3-cycles (stages.CentreStage; closing outer turns left
+           out)
   wings    every wing orbit outside the view joined by table 3-cycles
            (stages.WingStage)
   view     the cube is now blown up (views.blown_up): the smaller cube seen
