@@ -96,10 +96,12 @@ class _CycleStage(object):
         return self._maps[index]
 
     def _best(self, index, tiers, solution, best=None):
-        """(net, cost, moves): the cheapest per piece of `tiers` ({net: cycles}), each cycle
-        as it is and after an outer turn, and `best`."""
-        turned = self._turned(index)
+        """(net, cost, moves): the cheapest per piece of `tiers` ({net: cycles}) and `best`;
+        the cycles of the best gain are weighed after each outer turn too (only those: on
+        the 7x7x7 all of them cost 2.6 s a solve more for no fewer moves)."""
+        top = max(tiers) if tiers else 0
         for net in sorted(tiers):
+            turned = self._turned(index) if net == top else ()
             for a, b, c in tiers[net]:
                 moves = self.cycle(index, a, b, c)
                 cost = added(solution, moves)
