@@ -62,11 +62,12 @@ class _CycleStage(object):
         self._maps = {}
 
     def cycle(self, index, a, b, c):
+        """The table's pure 3-cycle a -> b -> c of orbit `index` (the stages use it opened)."""
         value = self.table.get(index * N_SLOTS ** 3 + cycle_key(a, b, c))
         if value is None:
             raise TableError("table {} has no cycle {}->{}->{} of orbit {}: run `cubebot tables "
                              "build --size {}`".format(table_name(self.n), a, b, c, index, self.n))
-        return opened(decode(value, self.n))
+        return decode(value, self.n)
 
     def _run(self, cube, kind, step):
         """Apply greedy steps to each orbit of `kind` until step returns None."""
@@ -103,12 +104,12 @@ class _CycleStage(object):
         for net in sorted(tiers):
             turned = self._turned(index) if net == top else ()
             for a, b, c in tiers[net]:
-                moves = self.cycle(index, a, b, c)
+                moves = opened(self.cycle(index, a, b, c))
                 cost = added(solution, moves)
                 if best is None or cost * best[0] < best[1] * net:
                     best = (net, cost, moves)
                 for turn, m in turned:
-                    moves = [turn] + self.cycle(index, m[a], m[b], m[c])
+                    moves = [turn] + opened(self.cycle(index, m[a], m[b], m[c]))
                     cost = added(solution, moves)
                     if cost * best[0] < best[1] * net:
                         best = (net, cost, moves)
