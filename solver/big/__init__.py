@@ -7,11 +7,14 @@ for an odd N: a 5x5x5) each stand for a group of rows ({0}, {1..}, {..N-2},
   1. free     a beam over all turns joins many facelets to their group's view
               facelet (freebeam)
   2. slices   a beam over W S W' steps that keep the view (slicebeam)
-  3. parity   one slice quarter turn per wing orbit odd against the view's
-  4. centres  the centre orbits outside the view joined by block commutators
-              and table 3-cycles (stages.CentreStage)
-  5. wings    the wing orbits outside the view joined by table 3-cycles
-  6. view     the cube is now the smaller cube blown up: solved whole by
+  3. pairing  a beam over outer turns and slice-flip-slice steps pairs the
+              wings outside the view, every centre kept joined (pairbeam)
+  4. parity   one slice quarter turn per wing orbit odd against the view's
+  5. centres  the centre orbits outside the view joined by block commutators
+              and table 3-cycles (stages.CentreStage), their closing outer
+              turns left out (they keep what is joined joined)
+  6. wings    the wing orbits outside the view joined by table 3-cycles
+  7. view     the cube is now the smaller cube blown up: solved whole by
               cubebot.solver.solve4 or solve5, its moves lifted to the
               grouped turns (views.lift: the 4x4x4's Rw is the 6x6x6's 3Rw)
 Output: outer and wide turns only (a slice as two wide turns), each counted

@@ -3,18 +3,23 @@
   free     many facelets joined to their group's view facelet by free turns
            (freebeam.FreeStage, a bounded beam search)
   slices   more joined by steps W S W' that keep the view (slicebeam.SliceStage)
+  pairing  wings outside the view paired by outer turns and "slice, flip,
+           slice back" steps that keep every centre facelet joined
+           (pairbeam.PairingStage)
   parity   a wing orbit whose permutation (against the goal) is odd made even
            by one quarter turn of its slice
   centres  every centre orbit outside the view joined by block commutators
-           and table 3-cycles (stages.CentreStage)
+           and table 3-cycles (stages.CentreStage; closing outer turns left
+           out)
   wings    every wing orbit outside the view joined by table 3-cycles
            (stages.WingStage)
   view     the cube is now blown up (views.blown_up): the smaller cube seen
            through views.view_rows(n), solved whole by the 4x4x4 (even N) or
            5x5x5 (odd N) solver, its moves lifted to the grouped layers
-The goal of the later stages is the blown-up cube of the cube after the free
-stage (the later steps, cycles and slices outside the view never move the
-view, so it stays put).
+The goal of the slice stage is the blown-up cube of the cube after the free
+stage (its steps never move the view); the later stages take theirs afresh
+from the cube (their outer turns move the view, keeping every joined piece
+joined).
 Every stage is bounded: the beam by its steps, each cycle step joins at least
 one piece for good, the smaller solvers bound theirs.
 """
@@ -29,11 +34,12 @@ from cubebot.solver.moves import apply, simplify
 from cubebot.solver.solve4.model import permutation_parity as wing_parity
 from .cycles import orbits, table_name
 from .freebeam import FreeStage
+from .pairbeam import PairingStage
 from .slicebeam import SliceStage
 from .stages import CentreStage, WingStage
 from .views import blown_up, lift, slice_turns, view, view_rows, written
 
-STAGES = ("free", "slices", "parity", "centres", "wings", "view")
+STAGES = ("free", "slices", "pairing", "parity", "centres", "wings", "view")
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -61,6 +67,7 @@ class Reducer(object):
         self.wings = WingStage(n, table, self.orbits)
         self.free = FreeStage(n)
         self.slices = SliceStage(n)
+        self.pairing = PairingStage(n)
 
     def solve_view(self, cube, budget):
         """The last stage: the lifted moves that solve the smaller cube's view."""
@@ -87,11 +94,14 @@ class Reducer(object):
         goal = blown_up(cube, n)
         parts.append(self.slices.solve(cube, goal))
         cube = apply(cube, parts[-1], n)
+        parts.append(self.pairing.solve(cube))
+        cube = apply(cube, parts[-1], n)
+        goal = blown_up(cube, n)
         parts.append(self.parity(cube, goal))
         cube = apply(cube, parts[-1], n)
-        parts.append(self.centres.solve(cube, goal))
+        parts.append(self.centres.solve(cube))
         cube = apply(cube, parts[-1], n)
-        parts.append(self.wings.solve(cube, goal))
+        parts.append(self.wings.solve(cube))
         cube = apply(cube, parts[-1], n)
         parts.append(self.solve_view(cube, budget))
         cube = apply(cube, parts[-1], n)

@@ -56,7 +56,8 @@ def test_the_centre_stage_drops_its_blocks_after_a_solve(loaded):
     for _, _, coded in rng.sample(blocks, 4):
         state = moves.apply(state, red.centres.block_moves(coded), N)
     assert state != goal
-    after = moves.apply(state, red.centres.solve(state, goal), N)
-    assert after == goal
+    after = moves.apply(state, red.centres.solve(state), N)
+    centres = views.joins(N)[0]
+    assert all(after[a] == after[b] for a, b in centres)
     held = [v for v in vars(red.centres).values() if isinstance(v, (list, tuple, dict)) and len(v) > 1000]
     assert held == []

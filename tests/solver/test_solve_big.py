@@ -129,7 +129,7 @@ def test_block_commutators_are_pure_centre_cycles_outside_the_view(tables_dir, n
 @pytest.mark.parametrize("n", SIZES)
 def test_the_centre_and_wing_stages_alone_finish_a_cube_of_their_group(tables_dir, n):
     # a blown-up cube with pure cycles of the orbits outside the view applied: the cycle
-    # stages alone bring it back to the goal (the blown-up cube)
+    # stages alone make it blown up again
     red = reduce.Reducer(n)
     goal = views.blown_up(_scrambled(n, 75 + n), n)
     rng = seeded(76 + n)
@@ -140,9 +140,11 @@ def test_the_centre_and_wing_stages_alone_finish_a_cube_of_their_group(tables_di
     for _, _, coded in rng.sample(red.centres.load_blocks(), 5):
         state = moves.apply(state, red.centres.block_moves(coded), n)
     assert state != goal
-    after = moves.apply(state, red.centres.solve(state, goal), n)
-    after = moves.apply(after, red.wings.solve(after, goal), n)
-    assert after == goal
+    after = moves.apply(state, red.centres.solve(state), n)
+    after = moves.apply(after, red.wings.solve(after), n)
+    # blown up again: every piece outside the view joined (the cycles' closing outer turns
+    # are left out, so the view may be turned by outer turns: the view stage solves it)
+    assert after == views.blown_up(after, n)
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -210,8 +212,9 @@ def test_wing_parity_cases(tables_dir, n, turn):
     red = reduce.Reducer(n)
     result = red.solve(state)
     after = moves.apply(state, result.stages["free"], n)
-    goal = views.blown_up(after, n)
     after = moves.apply(after, result.stages["slices"], n)
+    after = moves.apply(after, result.stages["pairing"], n)
+    goal = views.blown_up(after, n)
     dests = [red.wings.dest(after, i, goal) for i, o in enumerate(red.orbits) if o[0] == "wing"]
     odd = [reduce.wing_parity(d) for d in dests]
     assert len(result.stages["parity"]) == 2 * sum(odd)

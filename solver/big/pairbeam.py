@@ -1,0 +1,141 @@
+"""The pairing stage: wings outside the view paired with the view's wings by free slices.
+
+A wing outside the view is "joined" when it shows the colours of its group's
+view wing (views.joins). The steps keep every joined centre facelet joined
+(the centre stage's work is not changed) and move wings freely:
+  W        an outer turn (1 move): it turns whole edges and a whole face of
+           centres with its view centres, so what is joined stays joined;
+  S F S'   S a quarter or half turn of an inner slice outside the view
+           (views.view_rows; written as two wide turns, 2 moves), F = X Y X'
+           with X an outer turn of one of the four faces S's layer passes
+           through and Y an outer turn of a face of S's axis (7 moves). F
+           turns every face S displaced back (X X') and turns only a face S
+           does not touch (Y), so S' puts every centre facelet back on its
+           face, turned only as Y turns it; meanwhile F has moved other edges
+           into the slots S's wings come back to: one step can pair several
+           wings ("slice, flip, slice back", as reduction solvers pair the
+           edges of a 4x4x4).
+A beam search (width WIDTH) over these steps keeps the cubes with the least
+  moves + WEIGHT x (wing facelets outside the view not joined)
+and returns the path to the best score seen (at worst no step). WEIGHT is
+about what the wing 3-cycles pay per facelet once few wings are left
+(6x6x6, seed 6666, 4 states: the wing moves 99.5 -> 77.5 at width 16, weight 5).
+The outer turns move the view's pieces (the view stage solves them later), so
+the goal of the later stages is taken again after this stage.
+"""
+
+from heapq import nsmallest
+from operator import itemgetter, ne
+
+from cubebot.solver.facelets import FACES
+from cubebot.solver.moves import Move, apply, permutation, simplify
+from .views import joins, view_rows, written
+
+WIDTH = 16                     # cubes kept per step
+WEIGHT = 5.0                   # moves charged per wing facelet outside the view not joined
+MAX_STEPS = 40                 # bound on the beam's steps
+STALL = 6                      # steps without a better best score before it stops
+RANKED = 4                     # children ranked per kept cube (duplicates skipped)
+TURNS = (1, 2, 3)
+AXES = ("UD", "RL", "FB")
+
+
+def _axis(face):
+    return next(a for a in AXES if face in a)
+
+
+def steps(n):
+    """[written moves]: the outer turns and every distinct S F S' (see the module
+    docstring), the shortest writing of each distinct permutation, in a fixed order."""
+    rows = view_rows(n)
+    found, order = {}, []
+
+    def add(moves):
+        state = tuple(range(6 * n * n))
+        for m in moves:
+            state = itemgetter(*permutation(m, n))(state)
+        if state not in found:
+            order.append(state)
+            found[state] = moves
+        elif len(moves) < len(found[state]):
+            found[state] = moves
+    for f in FACES:
+        for t in TURNS:
+            add([Move(f, 1, 1, t)])
+    for f in "URF":
+        axis = _axis(f)
+        ring = [x for x in FACES if x not in axis]
+        for layer in range(2, n):
+            if layer - 1 in rows:
+                continue
+            for ts in TURNS:
+                for x in ring:
+                    for tx in TURNS:
+                        for y in axis:
+                            for ty in TURNS:
+                                add(written([Move(f, layer, layer, ts), Move(x, 1, 1, tx), Move(y, 1, 1, ty),
+                                             Move(x, 1, 1, 4 - tx), Move(f, layer, layer, 4 - ts)], n))
+    return [found[state] for state in order]
+
+
+def _children(beam, steps_):
+    """(score, moves, step index, parent index) of every step from every cube of the beam."""
+    for at, (cost, shown, _) in enumerate(beam):
+        for index, (moves, a, b) in enumerate(steps_):
+            c = cost + len(moves)
+            yield (c + WEIGHT * sum(map(ne, a(shown), b(shown))), c, index, at)
+
+
+class PairingStage(object):
+    """The beam search of the pairing stage for one cube size. Its steps are built for
+    each solve and dropped after it (about 0.1 s; held, they raised the 7x7x7's peak)."""
+
+    def __init__(self, n):
+        self.n = n
+        wings = joins(n)[1]
+        self.wings = (itemgetter(*[a for a, _ in wings]), itemgetter(*[b for _, b in wings]))
+
+    def load_steps(self):
+        """[(moves, getter of the wing facelets after the step, getter of their view
+        wings' facelets after it)]; every index is the one int object of `places`."""
+        n = self.n
+        places = tuple(range(6 * n * n))
+        wings = joins(n)[1]
+        result = []
+        for moves in steps(n):
+            p = places
+            for m in moves:
+                p = itemgetter(*permutation(m, n))(p)
+            result.append((moves, itemgetter(*[p[a] for a, _ in wings]), itemgetter(*[p[b] for _, b in wings])))
+        return result
+
+    def not_joined(self, cube):
+        """Wing facelets outside the view that do not show their view wing's colour."""
+        return sum(map(ne, self.wings[0](cube), self.wings[1](cube)))
+
+    def solve(self, cube):
+        """Moves (outer and wide turns) that keep every centre facelet joined and join many
+        wings."""
+        n = self.n
+        steps_ = self.load_steps()
+        beam = [(0, cube, ())]
+        best = (WEIGHT * self.not_joined(cube), ())
+        stalled = 0
+        for _ in range(MAX_STEPS):
+            ranked = nsmallest(RANKED * WIDTH, _children(beam, steps_))
+            parents, beam, kept = beam, [], set()
+            for score, c, index, at in ranked:
+                shown, path = parents[at][1:]
+                after = apply(shown, steps_[index][0], n)
+                if after in kept:
+                    continue
+                kept.add(after)
+                beam.append((c, after, path + (index,)))
+                if score < best[0]:
+                    best, stalled = (score, path + (index,)), -1
+                if len(beam) == WIDTH:
+                    break
+            stalled += 1
+            if stalled >= STALL:
+                break
+        return simplify([m for index in best[1] for m in steps_[index][0]])
