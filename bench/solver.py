@@ -129,7 +129,8 @@ def bench_3(args, lines):
             "peak RSS of `cubebot solve` (3x3x3 --budget {:g}; the largest single process, forked search "
             "children included): {:.1f} MB".format(args.budget, rss_budget),
             "peak PSS of `cubebot solve` (3x3x3 --budget {:g}; summed over the process tree, shared pages "
-            "counted once, bench/memory.py): {:.1f} MB".format(args.budget, max(
+            "counted once, bench/memory.py; time-bounded: how many forked children are alive at once, "
+            "and how far each has searched, follows the machine's load): {:.1f} MB".format(args.budget, max(
                 memory.peak_pss(cli(s, "--budget", str(args.budget))).pss_all_mb
                 for s in states[:RSS_STATES]))]
 
