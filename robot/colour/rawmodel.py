@@ -118,18 +118,30 @@ def _maha(x, mean, inv):
     return sum(d[a] * inv[a][b] * d[b] for a in range(3) for b in range(3))
 
 
-def _shrunk_cov(scatter, count, pooled, trace):
+def quantisation_var(mean, quantum):
+    """Per channel, the variance (log units squared) that rounding to the
+    sensor's steps adds to a reading whose log features are `mean`: a step of
+    `quantum` counts is uniform rounding error of variance quantum**2 / 12,
+    which the logarithm divides by the level (reading plus offset, exp(mean)).
+    Negligible for bright readings; for a dim EV3 channel of a few counts it
+    is most of the spread, which a class whose members share one count value
+    would otherwise not show."""
+    return tuple(quantum * quantum / 12.0 * math.exp(-2.0 * m) for m in mean)
+
+
+def _shrunk_cov(scatter, count, pooled, trace, extra=(0.0, 0.0, 0.0)):
     """A class's covariance from its scatter over `count` members: the prior
     has the pooled shape at this class's own size (its variance summed over
     channels, shrunk towards the pooled size geometrically: a saturated
     webcam white, a hundred times tighter than a red, stays about that much
     tighter and a broad class stays broad; an arithmetic mean let the red's
-    spread blur a white from a saturated yellow), plus the feature floor."""
+    spread blur a white from a saturated yellow), plus the feature floor and
+    `extra` per channel (the class's quantisation variance)."""
     floor = FEATURE_SD_MIN ** 2
     own = sum(scatter[a][a] for a in range(3)) / count if count >= 2 else trace
     size = math.exp(count * math.log(max(own, 1e-12) / trace) / (count + COVARIANCE_PRIOR))
     return [[(scatter[a][b] + COVARIANCE_PRIOR * size * pooled[a][b]) / (count + COVARIANCE_PRIOR)
-             + (floor if a == b else 0.0) for b in range(3)] for a in range(3)]
+             + (floor + extra[a] if a == b else 0.0) for b in range(3)] for a in range(3)]
 
 
 def _nll(x, means, models):
@@ -183,7 +195,8 @@ class RawModel(object):
         self.fixed = orbits(n).fixed
         fixed = set(self.fixed)
         self.body = [i for i in range(len(combined)) if i not in fixed]
-        self.offset = log_offset(combined, quantum)
+        self.quantum = resolution([c for x in combined for c in x]) if quantum is None else quantum
+        self.offset = log_offset(combined, self.quantum)
         self.raw_feats = [log_features(x, self.offset) for x in combined]
         self.parts = _parts(samples, self.offset) if samples is not None else {}
         self.feats = list(self.raw_feats)
@@ -268,8 +281,8 @@ class RawModel(object):
                    for b in range(3)] for a in range(3)]
         covs = []
         trace = sum(pooled[a][a] for a in range(3))
-        for s, count in zip(scatters, counts):
-            covs.append(_shrunk_cov(s, count, pooled, trace))
+        for s, count, mean in zip(scatters, counts, means):
+            covs.append(_shrunk_cov(s, count, pooled, trace, quantisation_var(mean, self.quantum)))
         self.means = means
         self.covs = covs
         self._kept = [bool(keep[i]) and classes[i] is not None for i in range(len(classes))]
@@ -367,7 +380,8 @@ class RawModel(object):
                 means = list(self.means)
                 models = list(self._models)
                 means[k] = loo_mean
-                models[k] = _inverse(_shrunk_cov(s, m, self._pooled, self._trace))
+                models[k] = _inverse(_shrunk_cov(s, m, self._pooled, self._trace,
+                                                 quantisation_var(loo_mean, self.quantum)))
                 out[i] = self._row(i, means, models, True)[0]
         return out
 
