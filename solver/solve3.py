@@ -232,7 +232,10 @@ def solve(state, metric="htm", budget=None, fork=True, views=VIEWS, depth=DEFAUL
     """The engine entry point used by cubebot.solver.api: a list of candidate move lists.
 
     fork=False: every view (of `views`, kociemba's max depth `depth`), or the views a
-    budget allows, searched in this process (search_views), not in children."""
+    budget allows, searched in this process (search_views), not in children.
+    fork=True without a budget: kociemba's first solution within `depth` of the cube as
+    it is; with a budget: a forked child for each of `views` (search_budget), each
+    lowering its own max depth, so `depth` does not apply."""
     started = time.monotonic()
     lettered = normalise(state)
     if is_solved(lettered, SIZE):
@@ -242,7 +245,7 @@ def solve(state, metric="htm", budget=None, fork=True, views=VIEWS, depth=DEFAUL
         texts = search_views(lettered, None if budget is None else started + budget, kociemba,
                              views, depth)
     elif budget is None:
-        texts = [first_solution(lettered, kociemba)]
+        texts = [first_solution(lettered, kociemba, depth)]
     else:
-        texts = search_budget(lettered, started + budget, kociemba)
+        texts = search_budget(lettered, started + budget, kociemba, views)
     return [parse(t) for t in sorted(set(texts), key=lambda t: (len(t.split()), t))]

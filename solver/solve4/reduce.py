@@ -35,8 +35,9 @@ MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
 MAX_LR_CHOICES = 100           # optimal centres-lr solutions compared by their centres-ud stage
 MAX_LR_TRIED = 20              # of those, the ones taken through centres-ud and wings
 MAX_UD_CHOICES = 50            # optimal centres-ud solutions compared by their wing bound, per try
-WING_NODES = 100000            # nodes (about 0.4 s here) for each wing-stage search; the first
-                               # try that runs out is searched to the end only if no try finds one
+WING_NODES = 100000            # nodes (about 0.4 s here) for each wing-stage search; in the first
+                               # centre frame only, the first try that runs out is searched to the
+                               # end if no try finds one (later frames skip their cut tries)
 MAX_SLICE_CHOICES = 60         # shortest slice solutions, each followed by a pairs search
 MAX_PAIRS_TRIED = 60           # of those, the ones after which the pairs stage is searched (all)
 PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs try in all (_pairs_deepening)
@@ -184,8 +185,11 @@ class Reducer(object):
         is exact) are tried. After each, of up to MAX_UD_CHOICES optimal
         centres-ud solutions the one with the smallest wing-stage lower bound
         is taken and the wing stage searched, only for solutions shorter in
-        all than the best so far (and than `beat` moves, if given). Returns
-        (m_lr, m_ud, m_wings, cube after), or None if nothing is below `beat`.
+        all than the best so far (and than `beat` moves, if given), each search
+        capped at WING_NODES nodes; a try cut there is skipped, and only without
+        `beat` (the first frame), if every try was cut, is the first cut one
+        searched to its end. Returns (m_lr, m_ud, m_wings, cube after), or None
+        if nothing is below `beat`.
         """
         ud, table = self.ud, self.ud_table
         found = self._exact(self.lr, self.lr_table, self.lr.start(centre_colours(cube)),
@@ -395,9 +399,9 @@ class Reducer(object):
         self.release("slice")
         self.clock.append(time.perf_counter())
         self.slice_nodes = self.stats.nodes
-        # The start with the lowest bound (moves so far + slice + smallest pairs
-        # bound) is searched first; each other only for a shorter total (or as
-        # short, if it comes first in starts: ties go to the candidate and frame order).
+        # Each start with slice solutions is a plan, bounded below by its moves so far
+        # + slice + smallest pairs bound; _pairs_deepening searches the plans together,
+        # total by total (ties go to the candidate and frame order).
         plans = []
         for (_, index, before_moves, _), slices in zip(starts, found):
             if slices:

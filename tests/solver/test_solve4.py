@@ -455,6 +455,20 @@ def test_wing_search_is_capped_in_nodes_and_its_fallback_finishes(tables_dir, mo
     _finish(lettered, [m for part in parts for m in part])
 
 
+def test_pairs_tries_are_capped_in_nodes_and_the_fallback_finishes(tables_dir, monkeypatch):
+    # with every pairs try cut at one node, the first try of the first plan is
+    # searched to its end: the solve still ends with centres and pairs done
+    import importlib
+    reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
+    monkeypatch.setattr(reduce_module, "PAIRS_TRY_NODES", 1)
+    reducer = _reducer(tables_dir)
+    lettered, _ = pieces.label(scramble.random_state(N, seeded(1717)))
+    names, parts, reduced = reducer.reduce(lettered)
+    reducer.release()
+    assert len(parts[names.index("pairs")]) > 0
+    _finish(lettered, [m for part in parts for m in part])
+
+
 def test_finish_within_22_moves_keeps_every_first_solution_within_21(tables_dir):
     # kociemba's first solution within 22 moves, when it has at most 21, is its first
     # solution within 21: the finish loses nothing by searching within 22
