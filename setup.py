@@ -52,7 +52,10 @@ setup(
             "pytest; python_version >= '3.7'",
             # property tests; 6.31 is the last line that installs on CPython 3.6
             "hypothesis>=6.14,<6.32; python_version < '3.7'",
-            "hypothesis>=6.50,<7; python_version >= '3.7'",
+            # 6.155 is the last release with a pure-Python wheel: later ones are compiled
+            # (Rust) wheels, and on 32-bit ARM (armel, the brick's ABI) their sdist needs a
+            # Rust toolchain pip cannot fetch
+            "hypothesis>=6.50,<6.156; python_version >= '3.7'",
             "Pillow",
         ],
         "lint": ["vermin", "ruff"],
