@@ -66,17 +66,15 @@ def resolution(values):
     return max(min(steps), 1e-9)
 
 
-def log_offset(combined, quantum=None):
+def log_offset(combined, quantum):
     """The offset added before the logarithm for this scan (see module doc).
 
     quantum: the resolution of the raw samples (`resolution` of all their
-    channel values); by default that of `combined` (right for one sample per
-    facelet: combined samples are no longer on the sensor's steps).
+    channel values).
     """
     values = [c for x in combined for c in x]
     level = median([max(x) for x in combined]) or max(values) or 1.0
-    step = resolution(values) if quantum is None else quantum
-    return max(OFFSET_SHARE * level, OFFSET_QUANTA * step)
+    return max(OFFSET_SHARE * level, OFFSET_QUANTA * quantum)
 
 
 def log_features(rgb, offset):
@@ -179,7 +177,9 @@ class RawModel(object):
     profile: a colour profile (cubebot.robot.colour.profile) to start the classes from,
     or None to start from the scan alone; weights[i] (default 1) multiplies
     facelet i's costs (its evidence against a typical facelet's); quantum:
-    the raw samples' resolution (`resolution`), if several were combined.
+    the raw samples' resolution (`resolution`), if several were combined (by
+    default that of `combined`, right for one sample per facelet: combined
+    samples are no longer on the sensor's steps).
     `references[k]` is class k's mean reading (the scan's own units);
     `junk[i]` flags readings that fit no class.
 
