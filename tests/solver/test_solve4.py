@@ -462,10 +462,19 @@ def test_pairs_tries_are_capped_in_nodes_and_the_fallback_finishes(tables_dir, m
     reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
     monkeypatch.setattr(reduce_module, "PAIRS_TRY_NODES", 1)
     reducer = _reducer(tables_dir)
+    searches, search = [], reducer._search
+
+    def spy(stage, *args, **kwargs):
+        searches.append((type(stage).__name__, kwargs.get("max_nodes")))
+        return search(stage, *args, **kwargs)
+    monkeypatch.setattr(reducer, "_search", spy)
     lettered, _ = pieces.label(scramble.random_state(N, seeded(1717)))
     names, parts, reduced = reducer.reduce(lettered)
     reducer.release()
     assert len(parts[names.index("pairs")]) > 0
+    # the capped tries all ran out, and the fallback ran: one pairs search without a cap
+    pairs_caps = [n for kind, n in searches if kind == "PairsSearch"]
+    assert len(pairs_caps) > 1 and pairs_caps.count(None) == 1 and pairs_caps[-1] is None
     _finish(lettered, [m for part in parts for m in part])
 
 
