@@ -48,6 +48,10 @@ FRAME_SLACK = 1                # centre frames this many moves longer than the s
                                # also go on to the slice and pairs stages
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
 CORNER_SIZE = 2
+MAX_REDUCED = 4                # reduced cubes (pairs solutions of the shortest total) finished
+GATHERED = 3                   # pairs solutions looked for per reduced cube wanted after the first
+                               # (some lead to the same cube: moves of one axis in another order)
+GATHER_NODES = 50000           # nodes (about 0.2 s here) spent looking for them
 SLICE_ROTATION = "x"           # the other frame the slice and pairs stages are tried in
 # Whole-cube turns the centres and wings are tried in (the cube seen turned): which axis's
 # centres the centres-lr stage puts first (L/R, F/B, U/D). The frame with the shortest
@@ -326,7 +330,7 @@ class Reducer(object):
             total += 1
         return slices
 
-    def _pairs_deepening(self, plans):
+    def _pairs_deepening(self, plans, max_results=1):
         """The pairs searches after the slice solutions of every start, deepened together
         on the total: (total, start index, m_slice, m_pairs), moves as seen in the start.
 
@@ -366,13 +370,36 @@ class Reducer(object):
                         best = (total, index, m, found[0])
                         break
             if best is not None:
-                return best
+                return [best] + self._gather(plans, best, GATHERED * (max_results - 1))
         _, index, before_moves, slices, tries = plans[0]
         m, start = tries[0][2:]
         found = self._search(pairs, start)
-        return (before_moves + len(m) + len(found[0]), index, m, found[0])
+        return [(before_moves + len(m) + len(found[0]), index, m, found[0])]
 
-    def _slice_and_pairs_frames(self, candidates):
+    def _gather(self, plans, best, wanted):
+        """Up to `wanted` more pairs solutions of best's total (other tries, other plans,
+        more of the same try), within GATHER_NODES nodes: (total, index, m, m_pairs)."""
+        total = best[0]
+        got, cap = [], self.stats.nodes + GATHER_NODES
+        if wanted <= 0:
+            return got
+        for low, index, before_moves, slices, tries in plans:
+            if low > total:
+                break
+            depth = total - before_moves - len(slices[0][0])
+            for bound, _, m, start in tries[:MAX_PAIRS_TRIED]:
+                if bound > depth:
+                    break
+                if len(got) >= wanted or self.stats.nodes >= cap:
+                    return got
+                for m_pairs in self._search(self.pairs, start, max_solutions=wanted - len(got) + 1,
+                                            max_cost=depth, min_cost=depth,
+                                            max_nodes=cap - self.stats.nodes):
+                    if (index, m, m_pairs) != best[1:] and len(got) < wanted:
+                        got.append((total, index, m, m_pairs))
+        return got
+
+    def _slice_and_pairs_frames(self, candidates, max_results=1):
         """The slice and pairs stages after each candidate of stages 1-3, as they are
         and on the F/B axis (the cube seen turned by x: the E slice there is the
         original S slice); the fewest moves in all, stages 1-3 included:
@@ -409,13 +436,15 @@ class Reducer(object):
                 plans.append((before_moves + len(slices[0][0]) + tries[0][0], index,
                               before_moves, slices, tries))
         plans.sort(key=lambda p: p[:2])
-        best = self._pairs_deepening(plans)
+        results = self._pairs_deepening(plans, max_results)
         self.release("pairs")
-        c, turned = where[best[1]]
-        m_slice, m_pairs = best[2:]
-        if turned is not None:
-            m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
-        return c, m_slice, m_pairs
+        chosen = []
+        for _, index, m_slice, m_pairs in results:
+            c, turned = where[index]
+            if turned is not None:
+                m_slice, m_pairs = turned.moves_back(m_slice), turned.moves_back(m_pairs)
+            chosen.append((c, m_slice, m_pairs))
+        return chosen
 
     def solve(self, state, budget=None):
         """Result(candidates, stages, nodes); every table is unmapped on return."""
@@ -430,22 +459,38 @@ class Reducer(object):
         lettered state they leave; names is None and parts the one direct
         solution when the cube is within DIRECT_DEPTH of solved. Tables stay
         mapped until release()."""
+        names, reductions = self.reductions(state, 1)
+        return (names,) + reductions[0]
+
+    def reductions(self, state, max_results=None):
+        """Up to max_results reductions of the fewest moves: (names, [(parts, cube)]),
+        as reduce() gives one, the first the one reduce() gives; different pairs-stage
+        solutions (from other slice solutions or frames) after the same stages 1-3
+        candidate or another."""
+        max_results = MAX_REDUCED if max_results is None else max_results
         lettered, _ = label(state)
         direct = self._direct(lettered)
         if direct is not None:
-            return None, [direct], apply(lettered, direct, N)
+            return None, [([direct], apply(lettered, direct, N))]
         self.clock = [time.perf_counter()]
         candidates = self._centres_and_wings_turned(lettered)
         self.release("centres", "wings")
         self.stats = Stats()
         self.clock.append(time.perf_counter())
-        c, m_slice, m_pairs = self._slice_and_pairs_frames([(cand[0], cand[-1]) for cand in candidates])
-        turned, m_lr, m_ud, m_eo = candidates[c][2:6]
+        chosen = self._slice_and_pairs_frames([(cand[0], cand[-1]) for cand in candidates],
+                                              max_results)
         self.clock.append(time.perf_counter())         # slice | pairs split inside
-        parts = [m_lr, m_ud, m_eo, m_slice, m_pairs]
-        if turned is not None:
-            parts = [turned.moves_back(part) for part in parts]
-        return STAGES[:5], parts, apply(lettered, [m for part in parts for m in part], N)
+        found, seen = [], set()
+        for c, m_slice, m_pairs in chosen:
+            turned, m_lr, m_ud, m_eo = candidates[c][2:6]
+            parts = [m_lr, m_ud, m_eo, m_slice, m_pairs]
+            if turned is not None:
+                parts = [turned.moves_back(part) for part in parts]
+            cube = apply(lettered, [m for part in parts for m in part], N)
+            if cube not in seen and len(found) < max_results:
+                seen.add(cube)
+                found.append((parts, cube))
+        return STAGES[:5], found
 
     def _centres_and_wings_turned(self, lettered):
         """Stages centres-lr, centres-ud and wings in each of the frames CENTRE_ROTATIONS
@@ -470,23 +515,31 @@ class Reducer(object):
         return sorted((f for f in found if f[0] <= best + FRAME_SLACK), key=lambda f: f[:2])
 
     def _solve(self, state, budget):
-        names, parts, cube = self.reduce(state)
+        names, reductions = self.reductions(state)
         if names is None:
-            moves, _ = to_physical(parts[0])
+            moves, _ = to_physical(reductions[0][0][0])
             stage_moves = dict((name, []) for name in STAGES)
             stage_moves["direct"] = moves
             return Result([moves], stage_moves, 0)
 
-        reduction = [mv for part in parts for mv in part]
-        candidates = []
-        # every view of the 3x3x3 (or those a budget allows), in this process
-        finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False, views=FINISH_VIEWS,
-                                depth=FINISH_DEPTH)
-        for finish in finishes:
-            moves, _ = to_physical(reduction + list(finish))
-            candidates.append(simplify(moves))
-        candidates.sort(key=lambda ms: count(ms, "obtm"))
-        best_finish = min(finishes, key=len)
+        # each reduced cube's 3x3x3 in every view (with a budget: the views the time left
+        # allows, the first reduced cube's first view at least), in this process
+        deadline = None if budget is None else time.monotonic() + budget
+        scored = []
+        for parts, cube in reductions:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0 and scored:
+                break
+            reduction = [mv for part in parts for mv in part]
+            finishes = solve3.solve(to_3x3(cube), budget=left, fork=False, views=FINISH_VIEWS,
+                                    depth=FINISH_DEPTH)
+            for finish in finishes:
+                moves, _ = to_physical(reduction + list(finish))
+                moves = simplify(moves)
+                scored.append((count(moves, "obtm"), len(scored), moves, parts, finish))
+        scored.sort(key=lambda t: t[:2])
+        candidates = [t[2] for t in scored]
+        parts, best_finish = scored[0][3:]
         stage_moves = dict(zip(STAGES, parts + [list(best_finish)]))
         self.clock.append(time.perf_counter())
         seconds = dict((name, self.clock[k + 1] - self.clock[k]) for k, name in enumerate(SECTIONS))

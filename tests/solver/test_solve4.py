@@ -564,10 +564,69 @@ def test_pairs_deepening_finds_what_the_tries_one_by_one_find(tables_dir, seed):
             one_by_one.append((before_moves + len(m) + len(found), index, k, m, found))
     total, index, k, m, found = min(one_by_one, key=lambda t: t[:3])
     got = reducer._pairs_deepening(plans)
-    assert got == (total, index, m, found)
+    assert got == [(total, index, m, found)]
     # and the pairs solution pairs the edges after that slice solution
     start = [t for p in plans if p[1] == index for t in p[4] if t[2] == m][0][3]
     for move in found:
         start = pairs.apply(start, pairs.moves.index(move))
     assert pairs.heuristic(start) == 0
     reducer.release()
+
+
+def test_pairs_deepening_gathers_more_solutions_of_the_same_total(tables_dir):
+    # asked for more than one, it gives the same first result, then others of the
+    # same total, each a pairs solution after its own slice solution
+    cube = _scrambled(703, orbits.PHASE3_MOVES)
+    reducer = _reducer(tables_dir)
+    pairs = reducer.pairs
+    state = _orbit_state(reducer, cube)
+    slices = reducer._slices(state)
+    tries = reducer._pair_tries(slices)
+    plans = [(len(slices[0][0]) + tries[0][0], 0, 0, slices, tries)]
+    first = reducer._pairs_deepening(plans)
+    got = reducer._pairs_deepening(plans, 4)
+    assert got[0] == first[0] and len(got) > 1
+    keys = [(tuple(m), tuple(p)) for _, _, m, p in got]
+    assert len(set(keys)) == len(keys)
+    starts = dict((tuple(t[2]), t[3]) for t in tries)
+    for total, index, m, found in got:
+        assert total == first[0][0] and index == 0 and len(m) + len(found) == total
+        start = starts[tuple(m)]
+        for move in found:
+            start = pairs.apply(start, pairs.moves.index(move))
+        assert pairs.heuristic(start) == 0
+    reducer.release()
+
+
+def test_reductions_are_distinct_equally_short_and_each_finishes(tables_dir):
+    reducer = _reducer(tables_dir)
+    lettered, _ = pieces.label(scramble.random_state(N, seeded(1818)))
+    names, parts, reduced = reducer.reduce(lettered)
+    reducer.release()
+    names2, found = reducer.reductions(lettered, 4)
+    reducer.release()
+    assert names2 == names and found[0] == (parts, reduced)
+    assert 1 < len(found) <= 4 and len(set(cube for _, cube in found)) == len(found)
+    for parts_k, cube in found:
+        reduction = [m for part in parts_k for m in part]
+        assert len(reduction) == sum(len(part) for part in parts)
+        assert moves.apply(lettered, reduction) == cube
+        _finish(lettered, reduction)
+
+
+def test_finishing_more_reductions_never_makes_the_solve_longer(tables_dir, monkeypatch):
+    import importlib
+    reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
+    state = scramble.random_state(N, seeded(1919))
+    results = []
+    for k in (1, 4):
+        monkeypatch.setattr(reduce_module, "MAX_REDUCED", k)
+        result = _reducer(tables_dir).solve(state)
+        check_solves(state, result.candidates[0])
+        results.append(result)
+    lengths = [moves.count(r.candidates[0], "obtm") for r in results]
+    assert lengths[1] <= lengths[0]
+    # the stage moves are those of the reduction the shortest solution came from
+    best = results[1]
+    reduction = [m for name in solve4.STAGES[:5] for m in best.stages[name]]
+    check_solves(state, reduction + list(best.stages["3x3x3"]))
