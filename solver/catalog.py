@@ -37,7 +37,6 @@ SPECS = [
     TableSpec("4x4-pairs-centres", 4, "cubebot.solver.solve4.build:build_pairs_centres", True),
     TableSpec("4x4-pairs-ud", 4, "cubebot.solver.solve4.build:build_pairs_ud", True),
     TableSpec("5x5-centre-cycles", 5, "cubebot.solver.solve5.centrecycles:build", True),
-    TableSpec("5x5-wing-cycles", 5, "cubebot.solver.solve5.edges:build", True),
     TableSpec("5x5-middle-axes", 5, "cubebot.solver.solve5.tcentres:build_axes", True),
     TableSpec("5x5-middle-pairs", 5, "cubebot.solver.solve5.tcentres:build_pairs", True),
     TableSpec("5x5-midge-cycles", 5, "cubebot.solver.solve5.midges:build", True),

@@ -32,8 +32,8 @@ from collections import OrderedDict
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, invert, permutation, simplify
-from cubebot.solver.solve5.edges import cheapest_setups, write_cycles
-from cubebot.solver.solve5.edges import decode as decode_moves
+from cubebot.solver.solve5.cycletables import cheapest_setups, write_cycles
+from cubebot.solver.solve5.cycletables import decode as decode_moves
 from .views import centre_orbits, in_view, wing_orbits, written
 
 N_SLOTS = 24                   # pieces in every orbit
@@ -255,7 +255,7 @@ def slot_map(move, slots, n):
 
 def conjugates(bases, slots, n):
     """{cycle key: moves}: the bases conjugated by setups (S C S'), cheapest first
-    (solve5.edges.cheapest_setups, every setup move costing SETUP_COST)."""
+    (solve5.cycletables.cheapest_setups, every setup move costing SETUP_COST)."""
     found = cheapest_setups([(len(moves), cyc, moves) for cyc, moves in bases], setup_moves(n),
                             lambda m: slot_map(m, slots, n), cycle_key, lambda m, setup: SETUP_COST)
     return dict((key, simplify(setup + moves + invert(setup)))
@@ -291,7 +291,7 @@ def all_cycles(n, progress=None):
 
 
 def build_size(n, path, progress=None):
-    """Write the table NxN-cycles (records as solve5.edges.write_cycles writes them)."""
+    """Write the table NxN-cycles (records as solve5.cycletables.write_cycles writes them)."""
     write_cycles(path, all_cycles(n, progress), move_list(n), KEY_WIDTH, MAX_CYCLE_MOVES)
 
 
@@ -312,5 +312,5 @@ def build9(path, progress=None):
 
 
 def decode(value, n):
-    """The moves of a table value of the NxNxN (solve5.edges.decode over move_list(n))."""
+    """The moves of a table value of the NxNxN (solve5.cycletables.decode over move_list(n))."""
     return decode_moves(value, move_list(n))

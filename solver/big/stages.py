@@ -32,7 +32,7 @@ from operator import eq, itemgetter
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, invert, permutation, simplify
-from cubebot.solver.solve5.edges import orientations
+from cubebot.solver.solve5.cycletables import orientations
 from .views import blown_up
 from .cycles import N_SLOTS, TURNS, cycle_key, decode, move_list, read_blocks, setup_moves, slot_map, table_name
 

@@ -4,7 +4,7 @@ For every 3-cycle of the 24 X-centre slots, and of the 24 T-centre slots
 (a -> b -> c, 2 x 4,048), a short move sequence that does exactly that and
 moves nothing else. Each is a commutator [a b a', Q] (a an inner slice or a
 wide turn, b and Q outer turns or inner slices) that the build found to be a pure centre
-3-cycle, conjugated by setup moves (edges.conjugates).
+3-cycle, conjugated by setup moves (cycletables.conjugates).
 
 `CentreCycles.solve(lettered)` then solves the centres greedily: each step
 takes the 3-cycle with the fewest moves per centre facelet it puts home
@@ -15,7 +15,7 @@ so it ends when every X- and T-centre shows its face's colour.
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, invert, simplify
-from .edges import added, conjugates, cycle_key, decode, open_cycle, shortest_pure, write_cycles
+from .cycletables import added, conjugates, cycle_key, decode, open_cycle, shortest_pure, write_cycles
 from .model import ALL_MOVES, N, N_SLOTS, T_CENTRES, X_CENTRES, slot_perm
 
 TABLE = "5x5-centre-cycles"
@@ -50,7 +50,7 @@ def base_cycles(slots):
 
 
 def build(path, progress=None):
-    """Write 5x5-centre-cycles (records key -> moves, as 5x5-wing-cycles)."""
+    """Write 5x5-centre-cycles (records key -> moves, as cycletables.write_cycles writes them)."""
     cycles = {}
     for k, slots in enumerate(ORBITS):
         found = conjugates(list(base_cycles(slots).values()), _slot_map(slots))

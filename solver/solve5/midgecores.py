@@ -36,7 +36,7 @@ import itertools
 
 from cubebot.solver.errors import TableError
 from cubebot.solver.moves import Move
-from .edges import BYTE, decode
+from .cycletables import BYTE, decode
 from .midges import N_HALVES, N_MIDGES, half_map
 from .slices import MIDDLE, MOVES, OUTER, SLICES, is_slice, written
 

@@ -17,7 +17,7 @@ dedge and its midge together and keeps every centre on its face, so what is
 home stays home. The table 5x5-midge-cycles holds, for every midge 3-cycle
 (two 3-cycles of half slots, keyed by the one with the smallest half slot),
 the shortest setup + core found by a breadth-first search over setups (an
-outer turn costs one, a core five; edges.cheapest_setups). The stage is a
+outer turn costs one, a core five; cycletables.cheapest_setups). The stage is a
 beam search over these cycles and, when given a midgecores.CoreIndex, over
 the cores X^k W X^-k of the table 5x5-midge-cores (W any outer word with
 every face an even number of quarter turns: they keep the centres too and
@@ -38,7 +38,7 @@ from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
 from cubebot.solver.solve4.model import permutation_parity
-from .edges import cheapest_setups, cycle_key, decode, write_cycles
+from .cycletables import cheapest_setups, cycle_key, decode, write_cycles
 from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written
 from .model import MIDGES, N, WINGS
 

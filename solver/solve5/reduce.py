@@ -36,9 +36,8 @@ from cubebot.solver import catalog, solve3, store
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
 from cubebot.solver.moves import apply, count
-from cubebot.solver.solve4.model import permutation_parity
 from .axisruns import shortest
-from .model import N, T_CENTRES, WINGS, X_CENTRES, colours
+from .model import N, T_CENTRES, X_CENTRES, colours
 from .outer4 import reduce_outer
 from .middle import MiddleSolver, joined, written
 from .tpairs import TPairStage
@@ -76,18 +75,6 @@ def label(state):
                 raise InvalidCube("the {}-centres show colour {} {} times, a 5x5x5 has {}".format(
                     name, state[face_index(f, 2, 2, N)], shown.count(f), PER_COLOUR))
     return lettered
-
-
-def wing_parity(lettered, wings):
-    """Parity of the wing permutation (the piece at each slot vs its home slot)."""
-    where = [None] * len(WINGS)
-    for s, (p, q) in enumerate(WINGS):
-        h = wings.piece((lettered[p], lettered[q]), s)
-        if h is None or where[h] is not None:
-            raise InvalidCube("the wing at slot {} shows {}{}: no wing of a 5x5x5 shows that "
-                              "there, or that wing is on the cube twice".format(s, lettered[p], lettered[q]))
-        where[h] = s
-    return permutation_parity(where)
 
 
 class Reducer(object):

@@ -109,7 +109,7 @@ def test_every_midge_table_entry_does_its_cycle(tables_dir):
 
 
 def test_cheapest_setups_takes_the_cheapest_setup_of_each_cycle():
-    from cubebot.solver.solve5.edges import cheapest_setups, cycle_key
+    from cubebot.solver.solve5.cycletables import cheapest_setups, cycle_key
     turn = "r"                                       # slots 0..4 turned one on: s -> s + 1
     found = cheapest_setups([(7, (0, 1, 2), ["slow"]), (5, (0, 1, 2), ["fast"])], [turn],
                             lambda m: [1, 2, 3, 4, 0], cycle_key, lambda m, setup: 2)

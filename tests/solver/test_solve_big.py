@@ -287,7 +287,7 @@ def test_a_bad_long_state_is_one_line_and_exit_2(tables_dir, bad):
 def test_a_missing_cycle_table_and_a_missing_smaller_table_are_named(tables_dir, tmp_path):
     _copy_tables(tables_dir, str(tmp_path))
     state = moves.apply(_solved(7), "3Rw U", 7)
-    for name in ("7x7-cycles", "5x5-wing-cycles", "4x4-slice"):
+    for name in ("7x7-cycles", "5x5-midge-cycles", "4x4-slice"):
         path = store.table_path(name, str(tmp_path))
         keep = path + ".keep"
         os.rename(path, keep)

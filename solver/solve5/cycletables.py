@@ -1,34 +1,22 @@
-"""The edge stage of the 5x5x5 reduction: every wing paired with its midge.
+"""3-cycle tables: pure 3-cycles found among commutators, conjugated by the cheapest setups,
+written as record tables and read back.
 
-After the centres stages the centres are solved and the wing permutation is
-even. The midges stay where they are here; each wing slot then needs one
-particular wing (the one that shows, at that slot, the colours of the midge
-next to it), so the wings form a permutation `dest` of the 24 slots (the
-piece at slot s belongs at dest[s]). It is even, so it is a product of wing
-3-cycles.
-
-The cycles come from the table 5x5-wing-cycles (built here): for every
-3-cycle of wing slots (a -> b -> c, 24 * 23 * 22 / 3 = 4,048 of them) a
-short move sequence that does exactly that and leaves every other piece of
-the cube in place. Each is a commutator [A, X Y X'] (A a slice, outer or
-wide turn, X and Y outer turns) that the build found to be a pure wing
-3-cycle, conjugated by setup moves (as few as give the shortest). Each step takes the
-cycle with the fewest moves per wing it puts home (one to three; moves
-counted after merging with the solution so far).
-
-Wing pieces are told apart by colours and hand: a wing cannot be flipped in
-its slot, so which way round it shows its colours at a slot is fixed by
-geometry (`orientation`, computed from the move maps).
+A table cycle is S C S' (S a setup, C a commutator that is a pure 3-cycle of some pieces:
+it moves those three and nothing else). `shortest_pure` keeps the shortest commutator of each
+cycle, `cheapest_setups` reaches every other cycle of the same pieces by setups (a breadth-first
+search in order of cost), `write_cycles` writes {cycle key: moves} as a record table (keys of
+KEY_WIDTH bytes, one byte a move) and `decode` reads a value back. Used by the 5x5x5's centre
+cycles (centrecycles, 5x5-centre-cycles), its midge cycles (midges, 5x5-midge-cycles) and the
+big cubes' cycle tables (solver.big.cycles). `orientations` tells which way round a piece
+shows its colours at each slot (solver.big.stages' wings).
 """
 
 from collections import OrderedDict
 
-from cubebot.solver.errors import InvalidCube, TableError
-from cubebot.solver.facelets import FACES
-from cubebot.solver.moves import Move, apply, invert, permutation, simplify
-from .model import ALL_MOVES, N, N_WINGS, MIDGE_OF, WINGS, wing_map
+from cubebot.solver.errors import TableError
+from cubebot.solver.moves import Move, invert, permutation, simplify
+from .model import ALL_MOVES, N, N_WINGS
 
-TABLE = "5x5-wing-cycles"
 SETUP_COST = 2                 # a setup move costs two: once before, once after
 OPEN_SETUP_COST = 1            # ... but an outer one in an all-outer setup is undone by
 #                                nothing: open_cycle leaves the closing outer turns out
@@ -79,21 +67,6 @@ def pure_cycle(perm, pieces):
     return (a, b, to[b])
 
 
-def base_cycles():
-    """{cycle key: ((a, b, c), shortest commutator)} over [A, X Y X'] (see the module docstring)."""
-    slices = [Move(f, 2, 2, t) for f in FACES for t in (1, 2, 3)]
-    outer = [m for m in ALL_MOVES if m.last == 1]
-
-    def commutators():
-        for a in list(ALL_MOVES) + slices:
-            for x in outer:
-                for y in outer:
-                    if y.face != x.face:
-                        b = [x, y, Move(x.face, 1, 1, 4 - x.turns)]
-                        yield [a] + b + invert([a]) + invert(b)
-    return shortest_pure(commutators(), WINGS)
-
-
 def shortest_pure(sequences, pieces):
     """{cycle key: ((a, b, c), moves)}: of the move sequences that are pure 3-cycles of
     these pieces (pure_cycle), the shortest for each cycle, as outer and wide turns; in
@@ -108,11 +81,6 @@ def shortest_pure(sequences, pieces):
         if key not in best or len(moves) < len(best[key][1]):
             best[key] = (cyc, moves)
     return best
-
-
-def build_cycles():
-    """{cycle key: moves} for every wing 3-cycle, the shortest found."""
-    return conjugates(list(base_cycles().values()), wing_map)
 
 
 def conjugates(bases, map_of):
@@ -174,14 +142,6 @@ def cheapest_setups(bases, setup_moves, map_of, key_of, step_cost):
     return dict((key, (setup, moves)) for key, (_, _, setup, moves) in best.items())
 
 
-def build(path, progress=None):
-    """Write 5x5-wing-cycles: records key -> moves (one byte each, index + 1)."""
-    cycles = build_cycles()
-    if progress:
-        progress("{} of {} wing 3-cycles".format(len(cycles), N_WINGS * (N_WINGS - 1) * (N_WINGS - 2) // 3))
-    write_cycles(path, cycles)
-
-
 def write_cycles(path, cycles, move_list=ALL_MOVES, key_width=KEY_WIDTH, max_moves=MAX_CYCLE_MOVES):
     """Write {key: moves} as a record table: keys of key_width bytes, values of max_moves
     bytes (a move each, its index in move_list + 1)."""
@@ -217,17 +177,6 @@ def decode(value, move_list=ALL_MOVES):
     return moves
 
 
-def _orientation():
-    """orient[h][s]: 1 if the wing of home slot h shows its colours swapped at slot s."""
-    perms = [permutation(m, N) for m in ALL_MOVES]
-    maps = [wing_map(m) for m in ALL_MOVES]
-    flips = []
-    for p, mp in zip(perms, maps):
-        # 1 where the first facelet of slot s lands on the second facelet of mp[s]
-        flips.append([0 if p.index(WINGS[s][0]) == WINGS[mp[s]][0] else 1 for s in range(N_WINGS)])
-    return orientations(maps, flips)
-
-
 def orientations(maps, flips):
     """orient[h][s] for every home slot h: the flips (flips[i][s]: 1 if move i turns the
     piece at slot s round on its way to maps[i][s]) summed along any path from h to s; a
@@ -249,90 +198,10 @@ def orientations(maps, flips):
     return tuple(table)
 
 
-class Wings(object):
-    """The wing pieces of a lettered 5x5x5 and the pairing permutation."""
-
-    def __init__(self):
-        self.orient = _orientation()
-        self.home = tuple((FACES[p // (N * N)], FACES[q // (N * N)]) for p, q in WINGS)
-
-    def piece(self, shown, s):
-        """The home slot of the wing showing `shown` (a pair) at slot s, or None."""
-        for h, colours in enumerate(self.home):
-            if self.orient[h][s]:
-                colours = (colours[1], colours[0])
-            if colours == shown:
-                return h
-        return None
-
-    def dest(self, lettered):
-        """dest[s]: the slot the wing now at s belongs at (next to its midge)."""
-        where = {}
-        for s, (p, q) in enumerate(WINGS):
-            h = self.piece((lettered[p], lettered[q]), s)
-            if h is None or h in where:
-                raise InvalidCube("the wing at {} shows {}{}, which no other wing "
-                                  "completes".format(s, lettered[p], lettered[q]))
-            where[h] = s
-        result = [None] * N_WINGS
-        for s, (mp, mq) in enumerate(MIDGE_OF):
-            h = self.piece((lettered[mp], lettered[mq]), s)
-            if h is None or h not in where:
-                raise InvalidCube("the midge at wing slot {} shows {}{}, which no wing "
-                                  "matches".format(s, lettered[mp], lettered[mq]))
-            result[where[h]] = s
-        if None in result:
-            raise InvalidCube("two midges need the same wing")
-        return result
-
-
-class EdgeStage(object):
-    """Pairs the wings with their midges by 3-cycles from the 5x5x5 wing-cycle table."""
-
-    def __init__(self, table):
-        self.table = table
-        self.wings = Wings()
-
-    def cycle(self, a, b, c):
-        value = self.table.get(cycle_key(a, b, c))
-        if value is None:
-            raise TableError("table {} has no wing cycle {}->{}->{}: run `cubebot tables build "
-                             "--size 5`".format(TABLE, a, b, c))
-        return decode(value)
-
-    def solve(self, lettered):
-        """Moves that pair every wing with its midge (the wing permutation must be even).
-
-        The centres must be solved: then outer turns keep them solved (each face's
-        centres are one colour) and keep every wing next to the same midge (an edge
-        moves whole), so a cycle's closing outer turns (the undoing of its setup)
-        are left out, and the wings are read again from the cube after each cycle.
-        """
-        cube = lettered
-        solution = []
-        for _ in range(N_WINGS):
-            dest = self.wings.dest(cube)
-            wrong = [s for s in range(N_WINGS) if dest[s] != s]
-            if not wrong:
-                return simplify(solution)
-            best = None
-            for a in wrong:
-                b = dest[a]                      # the wing at a goes home to b
-                for c in wrong:
-                    if c == a or c == b:
-                        continue
-                    placed = 1 + (dest[b] == c) + (dest[c] == a)
-                    moves = open_cycle(self.cycle(a, b, c))
-                    cost = added(solution, moves)
-                    if best is None or cost * best[0][0] < best[0][1] * placed:
-                        best = ((placed, cost), moves)
-            solution = simplify(solution + best[1])
-            cube = apply(cube, best[1], N)
-        raise TableError("the wings were not paired in {} cycles: table {} is wrong".format(N_WINGS, TABLE))
-
-
 def open_cycle(moves):
-    """A wing 3-cycle without its closing outer turns (see EdgeStage.solve)."""
+    """A table cycle without its closing outer turns: where what is solved stays solved
+    under outer turns (each face's centres one colour, every edge whole), the undoing of
+    an outer setup is left out and the pieces are read again after the cycle."""
     end = len(moves)
     while end and moves[end - 1].last == 1:
         end -= 1
