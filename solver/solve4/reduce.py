@@ -43,7 +43,8 @@ MAX_PAIRS_TRIED = 60           # of those, the ones after which the pairs stage 
 PAIRS_TRY_NODES = 200000       # nodes (about 1 s here) for each pairs try in all (_pairs_deepening)
 MORE_SOLUTION_NODES = 200000   # nodes spent looking for more solutions after the first
 SLICE_NODES = 500000           # nodes (a few s here) for each frame's slice search at first
-SLICE_SLACK = 0                # moves past the shortest total through the slice stage searched
+SLICE_SLACK = 1                # moves past the shortest total through the slice stage searched
+SLACK_NODES = 20000            # nodes (about 0.1 s here) for each start's search past that total
 FRAME_SLACK = 1                # centre frames this many moves longer than the shortest (stages 1-3)
                                # also go on to the slice and pairs stages
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
@@ -299,7 +300,10 @@ class Reducer(object):
         so far, orbit state), index = position in starts. Every start not yet solved
         is searched one cost bound at a time, in the order of the totals (moves so far
         plus the slice bound), each for at most SLICE_NODES nodes in all, until
-        SLICE_SLACK moves past the first total that has solutions somewhere.
+        SLICE_SLACK moves past the first total that has solutions somewhere; past
+        that first total each search gets at most SLACK_NODES nodes (a start whose
+        slice stage is a move longer may still have the shorter pairs stage, and
+        most such searches are quick; the slow ones are cut).
         Returns the slice solutions of each start (None where none was found).
 
         A start whose slice stage is longer than another's is thus never searched to
@@ -320,8 +324,11 @@ class Reducer(object):
                         depth > MAX_STAGE_COST - 1:
                     continue
                 before = self.stats.nodes
+                cap = SLICE_NODES - spent[index]
+                if last is not None and total > last - SLICE_SLACK:
+                    cap = min(cap, SLACK_NODES)      # past the shortest total: a cheap look only
                 found = self._search(sl, sl.start(state), MAX_SLICE_CHOICES, max_cost=depth,
-                                     max_nodes=SLICE_NODES - spent[index], min_cost=depth)
+                                     max_nodes=cap, min_cost=depth)
                 spent[index] += self.stats.nodes - before
                 if found:
                     slices[index] = [(m, self.orbit.follow(state, m)) for m in found]
