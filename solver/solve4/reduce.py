@@ -45,8 +45,10 @@ MORE_SOLUTION_NODES = 200000   # nodes spent looking for more solutions after th
 SLICE_NODES = 500000           # nodes (a few s here) for each frame's slice search at first
 SLICE_SLACK = 1                # moves past the shortest total through the slice stage searched
 SLACK_NODES = 20000            # nodes (about 0.1 s here) for each start's search past that total
-FRAME_SLACK = 1                # centre frames this many moves longer than the shortest (stages 1-3)
+FRAME_SLACK = 2                # centre frames this many moves longer than the shortest (stages 1-3)
                                # also go on to the slice and pairs stages
+MAX_TIES = 2                   # other stages 1-3 solutions as short as a frame's best, per frame,
+                               # that go on with it (another centres-lr try)
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
 CORNER_SIZE = 2
 MAX_REDUCED = 4                # reduced cubes (pairs solutions of the shortest total) finished
@@ -193,8 +195,9 @@ class Reducer(object):
         all than the best so far (and than `beat` moves, if given), each search
         capped at WING_NODES nodes; a try cut there is skipped, and only without
         `beat` (the first frame), if every try was cut, is the first cut one
-        searched to its end. Returns (m_lr, m_ud, m_wings, cube after), or None
-        if nothing is below `beat`.
+        searched to its end. Up to MAX_TIES other tries as short as the best are
+        kept with it. Returns [(m_lr, m_ud, m_wings, cube after)], the best first
+        and then those ties, or [] if nothing is below `beat`.
         """
         ud, table = self.ud, self.ud_table
         found = self._exact(self.lr, self.lr_table, self.lr.start(centre_colours(cube)),
@@ -202,12 +205,14 @@ class Reducer(object):
         afters = [apply(cube, m, N) for m in found]
         starts = [self._ud_start(after) for after in afters]
         order = sorted(range(len(found)), key=lambda k: (table[ud.rank(starts[k])], k))
-        best, unfinished = None, None
+        best, unfinished, ties = None, None, []
         for k in order[:MAX_LR_TRIED]:
             limit = MAX_CENTRE_STAGE
             # the centres-ud stage is table[start] long; the order makes it longer and longer
             if best is not None:
-                limit = len(best[1]) + len(best[2]) - table[ud.rank(starts[k])] - 1
+                # as long as the best while there is room for ties, else shorter
+                limit = len(best[1]) + len(best[2]) - table[ud.rank(starts[k])] - \
+                    (1 if len(ties) >= MAX_TIES else 0)
             elif beat is not None:
                 limit = min(limit, beat - len(found[k]) - table[ud.rank(starts[k])] - 1)
             if limit < 0:
@@ -221,14 +226,18 @@ class Reducer(object):
                 if unfinished is None:
                     unfinished = (found[k], m_ud, after, limit)
             elif m_wings is not None:
-                best = (found[k], m_ud, m_wings, apply(after, m_wings, N))
+                got = (found[k], m_ud, m_wings, apply(after, m_wings, N))
+                if best is not None and sum(map(len, got[:3])) == sum(map(len, best[:3])):
+                    ties.append(got)
+                else:
+                    best, ties = got, []
         if best is None and unfinished is not None and beat is None:
             # the fallback that always finishes: the first try cut by WING_NODES, searched on
             m_lr, m_ud, after, limit = unfinished
             m_wings = self._wings(after, limit)
             if m_wings is not None:
                 best = (m_lr, m_ud, m_wings, apply(after, m_wings, N))
-        return best
+        return [] if best is None else [best] + ties
 
     def _centres_ud(self, cube, start, limit=MAX_CENTRE_STAGE):
         """Of the optimal centres-ud solutions (up to MAX_UD_CHOICES) the one whose
@@ -504,8 +513,9 @@ class Reducer(object):
         (the cube seen turned), in the order of their centres-lr lengths (a good bound
         early), each later frame searched only for at most FRAME_SLACK moves more than
         the best so far. The frames within FRAME_SLACK of the shortest, shortest first
-        (then in that order): [(moves, position, frame's Turned or None, m_lr, m_ud,
-        m_wings, cube after)], moves and cube as seen in that frame."""
+        (then in that order), each with its ties (_centres_and_wings): [(moves,
+        position, frame's Turned or None, m_lr, m_ud, m_wings, cube after)], moves and
+        cube as seen in that frame."""
         lr, table = self.lr, self.lr_table
         seens = [lettered if turned is None else turned.seen(lettered) for turned in self.centre_frames]
         firsts = [table[lr.rank(lr.start(centre_colours(seen)))] for seen in seens]
@@ -515,9 +525,9 @@ class Reducer(object):
                 break                # its centres-lr stage alone is longer than any kept total
             turned, seen = self.centre_frames[k], seens[k]
             got = self._centres_and_wings(seen, None if best is None else best + FRAME_SLACK + 1)
-            if got is not None:
-                moves = sum(len(part) for part in got[:3])
-                found.append((moves, len(found), turned) + tuple(got))
+            for one in got:
+                moves = sum(len(part) for part in one[:3])
+                found.append((moves, len(found), turned) + tuple(one))
                 best = moves if best is None else min(best, moves)
         return sorted((f for f in found if f[0] <= best + FRAME_SLACK), key=lambda f: f[:2])
 

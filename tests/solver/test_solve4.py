@@ -413,19 +413,28 @@ def test_centre_frames_put_every_pair_of_axes_first():
 
 
 def test_centres_and_wings_keep_the_frames_near_the_shortest(tables_dir):
-    from cubebot.solver.solve4.reduce import FRAME_SLACK
+    from cubebot.solver.solve4.reduce import FRAME_SLACK, MAX_TIES
     reducer = _reducer(tables_dir)
     lettered, _ = pieces.label(scramble.random_state(N, seeded(1717)))
     candidates = reducer._centres_and_wings_turned(lettered)
-    totals = []
+    totals, ties = [], []
     for frame in reducer.centre_frames:
         seen = lettered if frame is None else frame.seen(lettered)
-        totals.append(sum(len(part) for part in reducer._centres_and_wings(seen)[:3]))
-    # the shortest first, and every frame within FRAME_SLACK of it, each once
+        got = reducer._centres_and_wings(seen)
+        lengths = [sum(len(part) for part in one[:3]) for one in got]
+        # a frame's best, then at most MAX_TIES other solutions exactly as short
+        assert 1 <= len(got) <= 1 + MAX_TIES and len(set(lengths)) == 1
+        assert len(set(tuple(one[0]) for one in got)) == len(got)      # each another centres-lr try
+        totals.append(lengths[0])
+        ties.append(len(got))
+    assert max(ties) > 1                      # this state has ties
+    # the shortest first, and every frame within FRAME_SLACK of it with its ties
     assert candidates[0][0] == min(totals)
     assert [c[0] for c in candidates] == sorted(c[0] for c in candidates)
-    assert sorted(c[0] for c in candidates) == sorted(t for t in totals if t <= min(totals) + FRAME_SLACK)
-    assert len(set(reducer.centre_frames.index(c[2]) for c in candidates)) == len(candidates)
+    kept = [k for k, t in enumerate(totals) if t <= min(totals) + FRAME_SLACK]
+    assert sorted(c[0] for c in candidates) == sorted(totals[k] for k in kept for _ in range(ties[k]))
+    frames = [reducer.centre_frames.index(c[2]) for c in candidates]
+    assert sorted(frames) == sorted(k for k in kept for _ in range(ties[k]))
     for moves_13, _, turned, m_lr, m_ud, m_eo, cube in candidates:
         assert len(m_lr) + len(m_ud) + len(m_eo) == moves_13
         assert totals[reducer.centre_frames.index(turned)] == moves_13
@@ -444,7 +453,7 @@ def test_wing_search_is_capped_in_nodes_and_its_fallback_finishes(tables_dir, mo
     reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
     reducer = _reducer(tables_dir)
     lettered, _ = pieces.label(scramble.random_state(N, seeded(1616)))
-    m_lr, m_ud, m_eo, cube = reducer._centres_and_wings(lettered)
+    m_lr, m_ud, m_eo, cube = reducer._centres_and_wings(lettered)[0]
     after_ud = moves.apply(lettered, m_lr + m_ud)
     assert len(m_eo) >= 2
     # a search cut by its node cap says so (False), not "no solution" (None)
@@ -452,12 +461,12 @@ def test_wing_search_is_capped_in_nodes_and_its_fallback_finishes(tables_dir, mo
     assert reducer._wings(after_ud) == m_eo
     # with every wing search cut, the first cut try is searched on to the end
     monkeypatch.setattr(reduce_module, "WING_NODES", 1)
-    m_lr2, m_ud2, m_eo2, cube2 = reducer._centres_and_wings(lettered)
+    m_lr2, m_ud2, m_eo2, cube2 = reducer._centres_and_wings(lettered)[0]
     ws = reducer.wings
     assert ws.heuristic(ws.start(centre_colours(cube2), pieces.wing_positions(cube2))) == 0
     assert moves.apply(lettered, m_lr2 + m_ud2 + m_eo2) == cube2
     # later frames (with `beat`) are skipped rather than searched on
-    assert reducer._centres_and_wings(lettered, beat=len(m_lr2 + m_ud2 + m_eo2) + 5) is None
+    assert reducer._centres_and_wings(lettered, beat=len(m_lr2 + m_ud2 + m_eo2) + 5) == []
     reducer.release()
     names, parts, reduced = reducer.reduce(lettered)
     reducer.release()
