@@ -51,7 +51,8 @@ SMALL = 3
 ROWS = (0, 2, 4)               # 5x5x5 row/column of each 3x3x3 row/column
 PER_COLOUR = 4                 # facelets of each colour in each centre orbit
 OUTER_SIZE = 4                 # phase 1 reads the tables of the 4x4x4 solver
-PHASE1_ROTATIONS = (None, "x2")  # whole-cube turns phase 1 is run in (outer4.reduce_outer)
+PHASE1_ROTATIONS = (None, "x2", "y2", "z2")  # whole-cube turns phase 1 is run in (outer4.reduce_outer):
+                                             # each moves another corner to solve4's fixed DLB
 VARIANTS = 1                   # of each rotation's phase-1 moves, the ways to write its wide turns
                                # (widechoice.variants) handed on to the T-pair stage
 MIDDLE_TRIES = 8               # (phase 1, T-pair) solutions phase 2's centre stages run after
