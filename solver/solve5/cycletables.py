@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 from cubebot.solver.errors import TableError
 from cubebot.solver.moves import Move, invert, permutation, simplify
-from .model import ALL_MOVES, N, N_WINGS
+from .model import ALL_MOVES, N, N_SLOTS
 
 SETUP_COST = 2                 # a setup move costs two: once before, once after
 OPEN_SETUP_COST = 1            # ... but an outer one in an all-outer setup is undone by
@@ -26,10 +26,11 @@ BYTE = 256
 
 
 def cycle_key(a, b, c):
-    """The key of the cycle a -> b -> c, written from its smallest slot."""
+    """The key of the cycle a -> b -> c of slots of one orbit (at most N_SLOTS = 24: the
+    wings, the X- or T-centres; the 12 midges fit too), written from its smallest slot."""
     while a > b or a > c:
         a, b, c = b, c, a
-    return (a * N_WINGS + b) * N_WINGS + c
+    return (a * N_SLOTS + b) * N_SLOTS + c
 
 
 def _turns(moves):

@@ -43,3 +43,11 @@ def check_solves(state, solution):
 
 def seeded(seed):
     return random.Random(seed)
+
+
+def outer_wing_parity(lettered):
+    """Parity of the wing permutation of a lettered 5x5x5: that of its outer 4x4x4 part
+    (solve5.outer4.view), read by solve4.pieces."""
+    from cubebot.solver.solve4 import pieces
+    from cubebot.solver.solve5 import outer4
+    return pieces.wing_parity(pieces.wing_positions(outer4.view(lettered)))

@@ -6,7 +6,7 @@ from cubebot.solver import facelets, moves, scramble, solve3
 from cubebot.solver.moves import Move
 from cubebot.solver.solve4 import finish as finish4
 from cubebot.solver.solve5 import outer4, reduce
-from .cubes import check_solves, seeded
+from .cubes import check_solves, outer_wing_parity, seeded
 
 N = 5
 N4 = 4
@@ -81,11 +81,8 @@ def test_phase_1_seen_turned_reduces_the_part_with_other_moves(tables_dir, rotat
 def test_phase_1_with_an_odd_wing_permutation_at_the_start(tables_dir):
     # Rw is an odd permutation of the wings (OLL parity of the 4x4x4 part)
     state = moves.apply(scramble.random_state(N, seeded(412)), "Rw", N)
-    from cubebot.solver.solve4 import pieces
-
-    def wing_parity(lettered):
-        return pieces.wing_parity(pieces.wing_positions(outer4.view(lettered)))
-    assert wing_parity(reduce.label(state)) != wing_parity(moves.apply(reduce.label(state), "Rw'", N))
+    assert outer_wing_parity(reduce.label(state)) != outer_wing_parity(
+        moves.apply(reduce.label(state), "Rw'", N))
     solution, _ = outer4.reduce_outer(reduce.label(state))
     assert _part_reduced_without_parity(moves.apply(reduce.label(state), solution, N))
 

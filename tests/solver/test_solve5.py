@@ -13,7 +13,7 @@ import pytest
 from cubebot.solver import api, catalog, facelets, moves, scramble, solve5, store
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.solve5 import centrecycles, cycletables, midges, model, outer4, reduce, tsets
-from .cubes import check_solves, disguise, seeded
+from .cubes import check_solves, disguise, outer_wing_parity, seeded
 
 N = 5
 
@@ -24,12 +24,6 @@ def solved():
 
 def _reducer():
     return reduce.Reducer()
-
-
-def _wing_parity(lettered):
-    """Parity of the wing permutation of a lettered 5x5x5 (its 4x4x4 part's, solve4.pieces)."""
-    from cubebot.solver.solve4 import pieces
-    return pieces.wing_parity(pieces.wing_positions(outer4.view(lettered)))
 
 
 def _wings_with_midges(cube):
@@ -69,7 +63,7 @@ def test_parity_cases(tables_dir, turn, parity):
     # odd and even wing permutations: phase 1 reduces the 4x4x4 part either way
     state = moves.apply(solved(), turn)
     red = _reducer()
-    assert _wing_parity(state) == parity
+    assert outer_wing_parity(state) == parity
     result = red.solve(state)
     assert outer4.part_reduced(moves.apply(state, result.stages["outer4"], N))
     check_solves(state, result.candidates[0])
