@@ -322,8 +322,8 @@ class Reducer(object):
         spent = [0] * len(starts)
         slices = [None] * len(starts)
         total = min(start[0] for start in starts)
-        last = None
-        while last is None or total <= last:
+        first = None                 # the first total with slice solutions somewhere
+        while first is None or total <= first + SLICE_SLACK:
             if all(spent[s[1]] > SLICE_NODES or slices[s[1]] is not None or
                    total - s[2] > MAX_STAGE_COST - 1 for s in starts):
                 break
@@ -334,15 +334,15 @@ class Reducer(object):
                     continue
                 before = self.stats.nodes
                 cap = SLICE_NODES - spent[index]
-                if last is not None and total > last - SLICE_SLACK:
+                if first is not None and total > first:
                     cap = min(cap, SLACK_NODES)      # past the shortest total: a cheap look only
                 found = self._search(sl, sl.start(state), MAX_SLICE_CHOICES, max_cost=depth,
                                      max_nodes=cap, min_cost=depth)
                 spent[index] += self.stats.nodes - before
                 if found:
                     slices[index] = [(m, self.orbit.follow(state, m)) for m in found]
-                    if last is None:
-                        last = total + SLICE_SLACK
+                    if first is None:
+                        first = total
             total += 1
         return slices
 
