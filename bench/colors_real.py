@@ -33,9 +33,11 @@ DEFAULT = os.path.join(ROOT, "tests", "data", "real-scans")
 
 
 def sensor_group(sensor):
-    """The benchmark's sensor column: EV3 (RGB-RAW counts), leJOS, webcam."""
+    """The benchmark's sensor column: EV3 (RGB-RAW counts), leJOS (floats or x256), webcam."""
     if sensor.startswith("EV3"):
         return "EV3 RGB-RAW"
+    if sensor.startswith("leJOS"):
+        return "leJOS RGB"
     return sensor
 
 

@@ -19,7 +19,9 @@ Nothing is assumed about the sensor's scale, gains or the cube's six colours:
    (a per-channel gain) for all six, first the log-space grey world of the
    six (each colour is one centre) and after a resolve the median of each
    centre's offset from its class, with a wider spread (CENTRE_VAR_FACTOR);
-5. `refit(classes)` re-estimates everything from a resolved cube.
+5. `refit(classes)` re-estimates everything from a resolved cube, with each
+   face's cast and each spot's gross cast (one grid position on every face)
+   taken out of the readings (`_face_shifts`).
 
 `scale` is the scan's noise against how far apart its colours are: the
 squared ratio of QUIET_SEPARATION to the smallest Mahalanobis distance
@@ -51,6 +53,12 @@ JUNK_COST = 20.0
 # Pseudo-facelets of no offset in each face's cast estimate (cubebot.robot.colour.rawmodel._face_shifts).
 FACE_SHIFT_PRIOR = 2.0
 FACE_SHIFTS = True
+# Only the part of a spot's cast beyond this (log units, about 15%) is taken
+# out, and the rounds of fitting the face and spot casts by turns
+# (RawModel._face_shifts).
+SPOT_SHIFT_MIN = 0.15
+SPOT_SHIFTS = True
+SHIFT_ROUNDS = 2
 # Class means this many sd apart (Mahalanobis) make a quiet scan (scale 1).
 QUIET_SEPARATION = 3.0
 # The noise scale stays within these.
@@ -140,6 +148,25 @@ def _shrunk_cov(scatter, count, pooled, trace, extra=(0.0, 0.0, 0.0)):
     size = math.exp(count * math.log(max(own, 1e-12) / trace) / (count + COVARIANCE_PRIOR))
     return [[(scatter[a][b] + COVARIANCE_PRIOR * size * pooled[a][b]) / (count + COVARIANCE_PRIOR)
              + (floor + extra[a] if a == b else 0.0) for b in range(3)] for a in range(3)]
+
+
+def _members(offsets, indices):
+    """(index, offset) of the facelets among `indices` that have an offset."""
+    return [(i, offsets[i]) for i in indices if offsets[i] is not None]
+
+
+def _shrunk_median(offsets, prior):
+    """Per channel, the median of `offsets` times len / (len + prior): the
+    median shrunk towards no offset by `prior` pseudo-members."""
+    if not offsets:
+        return [0.0, 0.0, 0.0]
+    share = len(offsets) / (len(offsets) + prior)
+    return [share * median([o[a] for o in offsets]) for a in range(3)]
+
+
+def _beyond(shift, least):
+    """Per channel, the part of `shift` beyond +-least (soft threshold)."""
+    return [math.copysign(max(abs(v) - least, 0.0), v) for v in shift]
 
 
 def _nll(x, means, models):
@@ -242,22 +269,38 @@ class RawModel(object):
         self._costs()
 
     def _face_shifts(self, classes, keep):
-        """Take out each face's own cast: the median offset of its body facelets
-        from their classes (a webcam photographs each face in its own light),
-        shrunk by FACE_SHIFT_PRIOR pseudo-facelets of no offset."""
+        """Take out each face's own cast and each spot's gross cast.
+
+        A webcam photographs each face in its own light; a robot reads a
+        spot of every face (one position of the face's grid) from the same
+        arm position, and a misplaced arm reads that spot dimmer on every face
+        (a leJOS robot's scans read its top edges at a quarter to half the
+        brightness). The two casts are additive in log space and fitted by
+        turns (SHIFT_ROUNDS): a face's cast is the median offset of its body
+        facelets from their classes once their spots' casts are out, shrunk
+        by FACE_SHIFT_PRIOR pseudo-facelets of no offset; a spot's cast the
+        median over the six faces, of which only what exceeds SPOT_SHIFT_MIN
+        is taken (six readings give a noisy median: small spot casts, a
+        lens's vignetting, are left to the classes' spread)."""
         fixed = set(self.fixed)
-        shifts = []
-        for face in range(6):
-            offsets = [[self.raw_feats[i][a] - self.means[classes[i]][a] for a in range(3)]
-                       for i in range(face * self.nn, (face + 1) * self.nn)
-                       if i not in fixed and keep[i]]
-            if not offsets:
-                shifts.append([0.0, 0.0, 0.0])
-                continue
-            share = len(offsets) / (len(offsets) + FACE_SHIFT_PRIOR)
-            shifts.append([share * median([o[a] for o in offsets]) for a in range(3)])
-        mean = [sum(s[a] for s in shifts) / 6.0 for a in range(3)]
-        self.feats = [tuple(x[a] - shifts[i // self.nn][a] + mean[a] for a in range(3))
+        nn = self.nn
+        offsets = [None] * len(self.raw_feats)
+        for i in self.body:
+            if keep[i]:
+                offsets[i] = [self.raw_feats[i][a] - self.means[classes[i]][a] for a in range(3)]
+        faces = [[0.0, 0.0, 0.0] for _ in range(6)]
+        spots = [[0.0, 0.0, 0.0] for _ in range(nn)]
+        for _ in range(SHIFT_ROUNDS if SPOT_SHIFTS else 1):
+            faces = [_shrunk_median([[o[a] - spots[i % nn][a] for a in range(3)]
+                                     for i, o in _members(offsets, range(f * nn, (f + 1) * nn))],
+                                    FACE_SHIFT_PRIOR) for f in range(6)]
+            if SPOT_SHIFTS:
+                spots = [_beyond(_shrunk_median([[o[a] - faces[i // nn][a] for a in range(3)]
+                                                 for i, o in _members(offsets, range(p, 6 * nn, nn))],
+                                                0.0), SPOT_SHIFT_MIN) for p in range(nn)]
+        mean = [sum(s[a] for s in faces) / 6.0 for a in range(3)]
+        self.feats = [tuple(x[a] - faces[i // nn][a] + mean[a]
+                            - (spots[i % nn][a] if i not in fixed else 0.0) for a in range(3))
                       for i, x in enumerate(self.raw_feats)]
 
     def _fit(self, classes, keep):
