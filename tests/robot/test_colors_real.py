@@ -65,6 +65,17 @@ KNOWN_REPORTED = {
     "rubiks-cube-tracker-5x5x5-random-02.json",
     "rubiks-color-resolver-4x4x4-random-04.json",
     "rubiks-color-resolver-5x5x5-random-03.json",
+    # From the resolver repository's history (added 2026-11-26), labelled by
+    # its own expected strings, some corrected over time: a dark 3x3x3 whose
+    # best cube needs a correction; two scans whose best cube differs from the
+    # label (3x3x3 random 09 in six facelets, 6x6x6 random 01 in four, each
+    # with another valid cube close); a 4x4x4 and a 5x5x5 with saturated
+    # whitish colours whose wings or centres could be exchanged.
+    "rubiks-color-resolver-3x3x3-dark-01.json",
+    "rubiks-color-resolver-3x3x3-random-09.json",
+    "rubiks-color-resolver-4x4x4-random-02.json",
+    "rubiks-color-resolver-5x5x5-random-03-f9e7c29.json",
+    "rubiks-color-resolver-6x6x6-random-01.json",
 }
 
 
