@@ -79,17 +79,14 @@ def _keys(names, label, turns):
     return keys
 
 
-def _candidates(tables, keys):
-    """Per position, its (cost, piece, orientation) candidates, cheapest first.
+def _candidates(table, keys):
+    """One position's (cost, piece, orientation) candidates, cheapest first.
 
-    tables: position_costs of the positions; keys: _keys of this labelling.
+    table: its position_costs table; keys: _keys of this labelling.
     """
-    result = []
-    for table in tables:
-        cands = [(table[index], q, o) for index, q, o in keys]
-        cands.sort()
-        result.append(cands)
-    return result
+    cands = [(table[index], q, o) for index, q, o in keys]
+    cands.sort()
+    return cands
 
 
 def _corner_turn(k, o, size):
@@ -105,13 +102,27 @@ _EDGE_TURNS = [[_edge_turn(k, o, 2) for k in range(2)] for o in range(2)]
 
 
 class Level(object):
-    """One position of the search: its candidates and what constrains them."""
+    """One position of the search: its candidates and what constrains them.
 
-    __slots__ = ("cands", "bit0", "last_corner", "last_edge", "corner")
+    The candidates are sorted when the search first reaches the level
+    (`candidates`); until then only the cheapest (`low`) is known, which is
+    all the bound needs: a labelling whose bound is out of reach costs no sort.
+    """
 
-    def __init__(self, cands, bit0, corner):
-        self.cands, self.bit0, self.corner = cands, bit0, corner
+    __slots__ = ("cands", "table", "keys", "low", "bit0", "last_corner", "last_edge", "corner")
+
+    def __init__(self, table, keys, bit0, corner):
+        self.cands = None
+        self.table, self.keys = table, keys
+        self.low = min(table[index] for index, _, _ in keys) if keys else None
+        self.bit0, self.corner = bit0, corner
         self.last_corner = self.last_edge = False
+
+    def candidates(self):
+        """The (cost, piece, orientation) candidates, cheapest first."""
+        if self.cands is None:
+            self.cands = _candidates(self.table, self.keys)
+        return self.cands
 
 
 def build_levels(tables, label, fix_dbl):
@@ -121,14 +132,15 @@ def build_levels(tables, label, fix_dbl):
     edge positions (no edge positions on even cubes).
     """
     corners, edges = tables
-    ccands = _candidates(corners, _keys(CORNER_NAMES, label, _CORNER_TURNS))
+    ckeys = _keys(CORNER_NAMES, label, _CORNER_TURNS)
+    levels = [Level(table, ckeys, _CORNER_BITS, True) for table in corners]
     if fix_dbl:
-        ccands[DBL] = [c for c in ccands[DBL] if c[1] == DBL and c[2] == 0]
-    levels = [Level(c, _CORNER_BITS, True) for c in ccands]
+        levels[DBL] = Level(corners[DBL], [k for k in ckeys if k[1] == DBL and k[2] == 0],
+                            _CORNER_BITS, True)
     levels[-1].last_corner = True
     if edges:
-        ecands = _candidates(edges, _keys(EDGE_NAMES, label, _EDGE_TURNS))
-        levels.extend(Level(c, _EDGE_BITS, False) for c in ecands)
+        ekeys = _keys(EDGE_NAMES, label, _EDGE_TURNS)
+        levels.extend(Level(table, ekeys, _EDGE_BITS, False) for table in edges)
         levels[-1].last_edge = True
     return levels
 
@@ -186,7 +198,7 @@ class PieceSearch(object):
             label, levels, tail = ctx
             self._push(heap, counter, ctx, g, state, d, j + 1)
             level = levels[d]
-            c, q, o = level.cands[j]
+            c, q, o = level.cands[j]   # sorted by _push, which queued it
             placements, used, twist, flip = state
             child = ((d, q, o, placements), used | (1 << (level.bit0 + q)),
                      twist + o if level.corner else twist,
@@ -200,7 +212,7 @@ class PieceSearch(object):
         """Push the first valid candidate >= j at level d, if any."""
         _, levels, tail = ctx
         level = levels[d]
-        cands = level.cands
+        cands = level.cands if level.cands is not None else level.candidates()
         _, used, twist, flip = state
         while j < len(cands):
             c, q, o = cands[j]
@@ -240,9 +252,9 @@ def _tails(levels):
     """tail[d]: the cheapest candidates of levels d.. summed; None if a level has none."""
     tail = [0.0] * (len(levels) + 1)
     for d in range(len(levels) - 1, -1, -1):
-        if not levels[d].cands:
+        if levels[d].low is None:
             return None
-        tail[d] = tail[d + 1] + levels[d].cands[0][0]
+        tail[d] = tail[d + 1] + levels[d].low
     return tail
 
 

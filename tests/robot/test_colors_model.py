@@ -34,7 +34,8 @@ def test_position_tables_give_the_summed_costs():
         label = dict(zip(FACES, perm))
         for positions, names, turns in ((orb.corners, CORNER_NAMES, _CORNER_TURNS),
                                         (orb.edges, EDGE_NAMES, _EDGE_TURNS)):
-            got = _candidates(position_costs(cost, positions), _keys(names, label, turns))
+            keys = _keys(names, label, turns)
+            got = [_candidates(table, keys) for table in position_costs(cost, positions)]
             want = [_direct(cost, spot, names, label, turns) for spot in positions]
             assert [[(round(c, 9), q, o) for c, q, o in cands] for cands in got] == \
                 [[(round(c, 9), q, o) for c, q, o in cands] for cands in want]
