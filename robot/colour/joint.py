@@ -1,0 +1,99 @@
+"""The joint assignment: from a cost matrix to the cheapest valid cubes.
+
+`cheapest(cost, n)` searches the corners and edges of all labellings at once
+(cubebot.robot.colour.assign: real pieces, no piece twice, twist, flip and, on
+odd cubes, corner/edge parity) and assigns the wings and centres of big cubes
+orbit by orbit (`orbit_solve`, cubebot.robot.colour.balanced). Costs are the
+colour model's, per facelet and class (dimensionless, negative log-likelihoods
+capped at COST_CAP); the margins below are in the same units.
+"""
+
+from cubebot.solver.facelets import FACES, solved
+
+from cubebot.robot.colour.assign import (DBL, PieceSearch, build_levels, fill, labellings,
+                                         position_costs)
+from cubebot.robot.colour.balanced import hungarian, swap_gaps
+from cubebot.robot.colour.pieces import orbits, solved_pieces
+
+# Another valid cube within this cost of the best makes the scan ambiguous.
+MARGIN = 7.0
+# More corrections than this and the scan is not trusted (cubebot.robot.colour.decide) ...
+MAX_CORRECTIONS = 2
+# ... and each correction after the first needs the next valid cube this much further away.
+MARGIN_PER_CORRECTION = 3.0
+# How far beyond the best cube the search looks for the next one: the widest margin
+# the decision rules ask for.
+SEARCH_MARGIN = MARGIN + MARGIN_PER_CORRECTION * (MAX_CORRECTIONS - 1)
+# Search effort before giving up (node expansions).
+MAX_NODES = 5000
+
+
+def cheapest(cost, n):
+    """One joint assignment: (search, letters, label, ambiguous facelets of big cubes).
+
+    letters is None when no valid cube was found.
+    """
+    orb = orbits(n)
+    # The labelling's own facelets are costed in `base`; every other facelet
+    # costs at least its cheapest class.
+    own = set(orb.fixed) | (set() if orb.fixed else set(orb.corners[DBL]))
+    searched = set(i for spot in orb.corners + orb.edges for i in spot)
+    floor = sum(min(cost[i]) for i in searched - own)
+    search = PieceSearch(SEARCH_MARGIN, MAX_NODES, check_parity=(n % 2 == 1))
+    entries = [(base + floor, base if orb.fixed else 0.0, label)
+               for base, label, _ in labellings(cost, n, orb.fixed, orb.corners)]
+    tables = (position_costs(cost, orb.corners), position_costs(cost, orb.edges))
+    search.run(entries, lambda label: build_levels(tables, label, fix_dbl=not orb.fixed))
+    if not search.found:
+        return search, None, None, set()
+    _, label, placements = search.found[0]
+    letters = letters_of(n, label, placements)
+    ambiguous = orbit_solve(cost, n, label, letters) if n > 3 else set()
+    return search, letters, label, ambiguous
+
+
+def low_margin(cost, classes, limit):
+    """Facelets whose best other class costs less than `limit` more than their own."""
+    out = []
+    for i, row in enumerate(cost):
+        k = classes[i] if classes else min(range(6), key=row.__getitem__)
+        if min(row[j] for j in range(6) if j != k) - row[k] < limit:
+            out.append(i)
+    return out
+
+
+def orbit_solve(cost, n, label, letters, margin=MARGIN):
+    """Wings and centres of a big cube (cubebot.robot.colour.balanced); returns the facelets of
+    exchanges that cost less than `margin` more (ambiguous)."""
+    orb, home = orbits(n), solved(n)
+    doubtful = set()
+    for positions in orb.wings:
+        pieces = solved_pieces(positions, home)
+        matrix = [[sum(cost[i][label[c]] for i, c in zip(spot, piece)) for piece in pieces]
+                  for spot in positions]
+        _balanced(matrix, positions, pieces, letters, doubtful, margin)
+    for facelets in orb.centres:
+        per = len(facelets) // 6
+        slots = [(face,) for face in FACES for _ in range(per)]
+        matrix = [[cost[i][label[s[0]]] for s in slots] for i in facelets]
+        _balanced(matrix, [(i,) for i in facelets], slots, letters, doubtful, margin)
+    return doubtful
+
+
+def _balanced(matrix, positions, pieces, letters, doubtful, margin):
+    assignment = hungarian(matrix)
+    for spot, col in zip(positions, assignment):
+        for i, c in zip(spot, pieces[col]):
+            letters[i] = c
+    for a, b, _ in swap_gaps(matrix, assignment, margin, pieces):
+        doubtful.update(positions[a])
+        doubtful.update(positions[b])
+
+
+def letters_of(n, label, placements):
+    orb = orbits(n)
+    letters = [None] * (6 * n * n)
+    for k, i in enumerate(orb.fixed):
+        letters[i] = FACES[k]
+    fill(letters, placements, orb.corners, orb.edges)
+    return letters
