@@ -45,6 +45,15 @@ NOISY_CORRECTIONS = 1
 # ... and only on a quiet scan: the fitted noise scale (cubebot.robot.colour.rawmodel) at most this.
 QUIET_SCALE = 1.0
 
+class JunkReadings(ScanUnresolved):
+    """A report for readings that fit no colour (`count` of them): too many, or
+    one on a noisy scan."""
+
+    def __init__(self, message, doubtful, count):
+        ScanUnresolved.__init__(self, message, doubtful)
+        self.count = count
+
+
 Resolution = namedtuple("Resolution", ["state", "confidence", "doubtful", "references", "facelets"])
 Resolution.__doc__ = """The resolved scan.
 
@@ -150,8 +159,9 @@ def decide(view, readings, n, junk_erases=False):
     quiet = is_quiet(model, readings)
     junk = sum(model.junk)
     if junk > MAX_JUNK or (junk and not quiet):
-        raise unresolved(model, "{} readings fit no colour (at most {} on a quiet scan)".format(
+        report = unresolved(model, "{} readings fit no colour (at most {} on a quiet scan)".format(
             junk, MAX_JUNK), [])
+        raise JunkReadings(str(report), report.doubtful, junk)
     if (not quiet or junk and junk_erases) and n > 3:
         # A junk reading is an erasure: its wing or centre takes whatever
         # colour balances its orbit, so one wild reading elsewhere in the orbit
