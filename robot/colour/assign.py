@@ -104,9 +104,10 @@ _EDGE_TURNS = [[_edge_turn(k, o, 2) for k in range(2)] for o in range(2)]
 class Level(object):
     """One position of the search: its candidates and what constrains them.
 
-    The candidates are sorted when the search first reaches the level
-    (`candidates`); until then only the cheapest (`low`) is known, which is
-    all the bound needs: a labelling whose bound is out of reach costs no sort.
+    The candidates (`cands`) are sorted when the search first reaches the
+    level (PieceSearch._push); until then only the cheapest (`low`) is known,
+    which is all the bound needs: a labelling whose bound is out of reach
+    costs no sort.
     """
 
     __slots__ = ("cands", "table", "keys", "low", "bit0", "last_corner", "last_edge", "corner")
@@ -117,12 +118,6 @@ class Level(object):
         self.low = min(table[index] for index, _, _ in keys) if keys else None
         self.bit0, self.corner = bit0, corner
         self.last_corner = self.last_edge = False
-
-    def candidates(self):
-        """The (cost, piece, orientation) candidates, cheapest first."""
-        if self.cands is None:
-            self.cands = _candidates(self.table, self.keys)
-        return self.cands
 
 
 def build_levels(tables, label, fix_dbl):
@@ -212,7 +207,9 @@ class PieceSearch(object):
         """Push the first valid candidate >= j at level d, if any."""
         _, levels, tail = ctx
         level = levels[d]
-        cands = level.cands if level.cands is not None else level.candidates()
+        cands = level.cands
+        if cands is None:
+            cands = level.cands = _candidates(level.table, level.keys)
         _, used, twist, flip = state
         while j < len(cands):
             c, q, o = cands[j]

@@ -42,8 +42,10 @@ MIN_SEPARATION_2X2 = 3.0
 MAX_JUNK = 1
 # At most this many corrections on a noisy scan (MAX_CORRECTIONS on a quiet one).
 NOISY_CORRECTIONS = 1
-# ... and only on a quiet scan: the fitted noise scale (cubebot.robot.colour.rawmodel) at most this.
+# A quiet scan (a second correction is trusted only there): the fitted noise
+# scale (cubebot.robot.colour.rawmodel) at most this.
 QUIET_SCALE = 1.0
+
 
 class JunkReadings(ScanUnresolved):
     """A report for readings that fit no colour (`count` of them): too many, or
@@ -233,11 +235,11 @@ def softmax(row, k):
 def differing(a, b):
     """Facelets where two facelet strings differ, up to the renaming of the
     colours that most facelets agree on."""
-    mapping = renaming(a, b)
+    mapping = _renaming(a, b)
     return [i for i, (x, y) in enumerate(zip(a, b)) if mapping.get(x) != y]
 
 
-def renaming(a, b):
+def _renaming(a, b):
     """{letter of a: letter of b}: the renaming of the colours that most
     facelets of two facelet strings agree on."""
     votes = {}

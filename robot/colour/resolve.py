@@ -42,7 +42,7 @@ COUNTS_APPLY_SCALE = 2.0
 COUNTS_MIN_LEVEL = 20.0
 # Rounds of re-estimating the colours from the resolved cube and resolving again.
 REFIT_ROUNDS = 2
-# A clear 3x3x3 on a raw count scale (a reading above EIGHT_BIT) whose learned
+# A plain 3x3x3 on a raw count scale (a reading above EIGHT_BIT) whose learned
 # noise scale is above CONSENT_SCALE, or that has a junk reading, needs the
 # count model's consent (`_marginal`).
 CONSENT_SCALE = 0.5
@@ -162,10 +162,11 @@ def resolve(readings, n, profile=None):
     # orbit, which the gap does not cover: in the full synthetic run two
     # quiet 4x4x4 scans resolved wrong by exchanging two wings, each to
     # explain a wild reading, and the count model read both right).
-    if plain and n == 3 and not learned[0].doubtful and learned[2] >= SEARCH_MARGIN \
-            and not _marginal(start[0], combined):
-        return learned[0]
+    # A marginal one (`_marginal`) needs the count model's consent instead.
     consent = plain and n == 3 and _marginal(start[0], combined)
+    if plain and n == 3 and not consent and not learned[0].doubtful and \
+            learned[2] >= SEARCH_MARGIN:
+        return learned[0]
     view = counted = None
     if _count_scale(combined):
         view = _resolve_view(combined, n, profile or default_profile(), "counts", weights)
@@ -188,14 +189,14 @@ def resolve(readings, n, profile=None):
 
 
 def _marginal(model, combined):
-    """Whether a clear 3x3x3 of the learned `model` still needs the count
+    """Whether a plain 3x3x3 of the learned `model` needs the count
     model's consent: its readings exceed the 8-bit range (EIGHT_BIT), so they
     come from a raw count sensor, which the count model describes (a webcam's
     sRGB, which it does not, stays within it), and the learned model is not
     sure of its classes: a junk reading, or a noise scale above
     CONSENT_SCALE (the two closest colours less than about 4.2 sd apart).
     In the synthetic bench (3x3x3 high noise, seed 1008) scans 280 (scale
-    0.89: two reds read as orange and two oranges as red form another valid
+    about 0.9: two reds read as orange and two oranges as red form another valid
     cube) and 296 (a junk reading and two wild readings) were read wrong,
     clear to the learned model; the count model reported both."""
     return (any(model.junk) or model.scale > CONSENT_SCALE) and \
@@ -284,10 +285,11 @@ def _with_doubts(result, other):
     return result._replace(doubtful=sorted(set(result.doubtful) | set(other[0].doubtful)))
 
 
-def _attempt(decide):
-    """The Resolution, or the ScanUnresolved, of one model's decision."""
+def _attempt(decision):
+    """The Resolution, or the ScanUnresolved, of one model's decision (a
+    callable that makes it)."""
     try:
-        return decide()
+        return decision()
     except ScanUnresolved as exc:
         return exc
 
