@@ -28,6 +28,7 @@ SPECS = [
     TableSpec("2x2-qtm", 2, "cubebot.solver.solve2.build:build_qtm", True),
     TableSpec("4x4-centres-lr", 4, "cubebot.solver.solve4.build:build_lr", True),
     TableSpec("4x4-centres-ud", 4, "cubebot.solver.solve4.build:build_ud", True),
+    TableSpec("4x4-centres-ud-moves", 4, "cubebot.solver.solve4.build:build_ud_moves", True),
     TableSpec("4x4-centres-p3", 4, "cubebot.solver.solve4.build:build_centres_p3", True),
     TableSpec("4x4-eo", 4, "cubebot.solver.solve4.build:build_eo", True),
     TableSpec("4x4-slice", 4, "cubebot.solver.solve4.build:build_slice", True),

@@ -137,33 +137,39 @@ def ida_star(start, moves, apply, heuristic, is_goal, max_cost=20, costs=None,
         bound = nxt
 
 
-def descend(start, moves, apply, distance, max_solutions=1):
-    """Up to max_solutions shortest solutions (lists of Moves) for an exact distance
-    (an exact table: every move changes it by at most one, 0 only at a goal).
+def descend(start, moves, apply, distance, max_solutions=1, length=None):
+    """Up to max_solutions solutions (lists of Moves) of `length` moves (default: the
+    shortest, distance(start)) for an exact distance (an exact table: every move
+    changes it by at most one, 0 only at a goal).
 
     The same solutions, in the same order, as ida_star(start, moves, apply, distance,
-    distance == 0, max_cost=distance(start), max_solutions=...), which walks straight
-    down such a table, for a fraction of its calls: from each state only the moves to
-    a state one nearer are followed. [] if the table gives no path down (a damaged table).
+    distance == 0, min_cost=length, max_cost=length, max_solutions=...), which at
+    that bound walks down such a table, for a fraction of its calls: from each state
+    only the moves to a state within the moves left are followed (when length is the
+    shortest, those one nearer). A goal ends a path, as in ida_star: a solution
+    passes through none. [] if there are none (for the shortest: a damaged table).
     """
     allowed = successors(moves)
     found, path = [], []
 
-    def walk(state, h, last):
+    def walk(state, h, left, last):
         if h == 0:
-            found.append(list(path))
+            if left == 0:
+                found.append(list(path))
             return
-        nearer = h - 1
+        left -= 1
         for i in allowed[last]:
             nxt = apply(state, i)
-            if distance(nxt) == nearer:
+            d = distance(nxt)
+            if d <= left:
                 path.append(moves[i])
-                walk(nxt, nearer, i)
+                walk(nxt, d, left, i)
                 path.pop()
                 if len(found) >= max_solutions:
                     return
 
-    walk(start, distance(start), -1)
+    h = distance(start)
+    walk(start, h, h if length is None else length, -1)
     return found
 
 

@@ -319,6 +319,18 @@ class DenseTable(_Mapped):
         byte = self.mm[HEADER.size + (rank >> self._shift)]
         return (byte >> ((rank & ((1 << self._shift) - 1)) * self.bits)) & self._mask
 
+    def unpacked(self):
+        """Every entry, one byte each, as bytes (unpacked[rank] == self[rank]): for a
+        small table read in a tight loop (no call per entry). The size in bytes is the
+        entry count."""
+        data = self.mm[HEADER.size:]
+        per_byte = 1 << self._shift
+        out = bytearray(len(data) * per_byte)
+        for k in range(per_byte):
+            shift = k * self.bits
+            out[k::per_byte] = data.translate(bytes((b >> shift) & self._mask for b in range(256)))
+        return bytes(out[:self.count])
+
     def values(self, ranks):
         """[self[r] for r in ranks], in one loop (no call per entry)."""
         mm, base, shift, bits, mask = self.mm, HEADER.size, self._shift, self.bits, self._mask

@@ -4,7 +4,8 @@ Each distance table is the distance of every coordinate value to its
 stage's goals (cubebot.solver.tables.bfs over the stage's `neighbours`), written as
 a dense 4-bit file indexed by rank; tables whose coordinate has holes or
 that a move set only partly reaches are written with those entries
-unreached (complete=False). 4x4-pairs-moves is a move table (words).
+unreached (complete=False). 4x4-centres-ud-moves and 4x4-pairs-moves are move
+tables (words).
 Deterministic: the same bytes every build.
 """
 
@@ -35,6 +36,12 @@ def build_ud(path, progress=None):
     """4x4-centres-ud: stage 2, U/D centres onto U/D and even wings (25,740 states)."""
     from cubebot.solver.solve4.centres import UDStage
     _build(UDStage(), path, progress)
+
+
+def build_ud_moves(path, progress=None):
+    """4x4-centres-ud-moves: stage 2's move table (25,740 ranks x 19 moves, words)."""
+    from cubebot.solver.solve4.centres import build_ud_moves as build
+    build(path, progress)
 
 
 def build_eo(path, progress=None):

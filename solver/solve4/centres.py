@@ -7,7 +7,9 @@ Stage 2 (fixed frame, the 19 generators that keep L/R on their axis): the
     U/D centres onto U and D, and the wing permutation made even (so that no
     OLL parity can appear later). Coordinate: which 8 of the 16 non-L/R slots
     hold U/D colours, C(16, 8) = 12,870, times the wing parity: 25,740.
-    Table 4x4-centres-ud, 4 bits, exact.
+    Table 4x4-centres-ud, 4 bits, exact; 4x4-centres-ud-moves, its move table
+    (words: rank x 19 + move -> rank after the move, 25,740 x 19 = 489,060),
+    so that the stage's searches turn ranks only (RankedStage).
 All centres (CentreStage, the coordinate of the later stages' centre
     tables): per axis, which 4 of its 8 slots hold the first colour of the
     axis, 70^3 = 343,000; the goals are the solved centres and their x2, y2,
@@ -18,6 +20,7 @@ apply, rank and the goal ranks the shared builder and IDA* need.
 """
 
 from cubebot.solver.facelets import FACES
+from cubebot.solver.tables import write_words
 from cubebot.solver.solve4.masks import CombCoord, MaskMover, MaskStage, mask_of, mask_of_slots
 from cubebot.solver.solve4.model import CENTRES, EDGE_MOVES, GENERATORS, N, centre_perm, permutation_parity, wing_map
 
@@ -69,9 +72,23 @@ class UDStage(object):
         self.flips = [permutation_parity(w) for w in self.wing_maps]
         self.coord = CombCoord(NOT_LR_SLOTS, PER_AXIS)
         self.size = self.coord.size * N_PARITY
+        # any of the 27 generators, for the state after a stage 1 solution (after())
+        self._every = every
+        self._every_index = dict((m, i) for i, m in enumerate(GENERATORS))
+        self._every_flips = [permutation_parity(wing_map(m)) for m in GENERATORS]
 
     def start(self, symbols, parity):
         return (mask_of(symbols, "UD"), parity)
+
+    def after(self, state, moves):
+        """The state after `moves` (any generators; rank() needs the L/R centres on
+        their axis then, as after a stage 1 solution)."""
+        mask, parity = state
+        index, apply, flips = self._every_index, self._every.apply, self._every_flips
+        for move in moves:
+            i = index[move]
+            mask, parity = apply(mask, i), parity ^ flips[i]
+        return mask, parity
 
     def apply(self, state, i):
         return (self.mover.apply(state[0], i), state[1] ^ self.flips[i])
@@ -86,6 +103,38 @@ class UDStage(object):
         mask, parity = divmod(rank, N_PARITY)
         state = (self.coord.unrank(mask), parity)
         return [self.rank(self.apply(state, i)) for i in range(len(self.moves))]
+
+
+UD_MOVE_TABLE = "4x4-centres-ud-moves"
+
+
+def build_ud_moves(path, progress=None):
+    """Write 4x4-centres-ud-moves: UDStage's neighbours of every rank, in rank order."""
+    stage = UDStage()
+    if progress:
+        progress("{} ranks x {} moves".format(stage.size, len(stage.moves)))
+    write_words(path, [r for rank in range(stage.size) for r in stage.neighbours(rank)])
+
+
+class RankedStage(object):
+    """A stage whose states are its ranks, turned through its move table (words:
+    rank x len(moves) + move -> rank): the same moves, and rank() is the identity.
+    distance: its distance table, unpacked (bytes, distance[rank])."""
+
+    def __init__(self, stage, words, distance):
+        self.table = stage.table
+        self.moves = stage.moves
+        self.index = stage.index
+        self.distance = distance
+        width = len(stage.moves)
+
+        def apply(state, i):         # a closure: one attribute lookup less at every node
+            return words[state * width + i]
+
+        self.apply = apply
+
+    def rank(self, state):
+        return state
 
 
 class CentreStage(object):

@@ -413,7 +413,7 @@ def test_centre_frames_put_every_pair_of_axes_first():
 
 
 def test_centres_and_wings_keep_the_frames_near_the_shortest(tables_dir):
-    from cubebot.solver.solve4.reduce import FRAME_SLACK, MAX_TIES
+    from cubebot.solver.solve4.reduce import FRAME_SLACK, MAX_TIES, MAX_WING_SOLUTIONS
     reducer = _reducer(tables_dir)
     lettered, _ = pieces.label(scramble.random_state(N, seeded(1717)))
     candidates = reducer._centres_and_wings_turned(lettered)
@@ -422,9 +422,13 @@ def test_centres_and_wings_keep_the_frames_near_the_shortest(tables_dir):
         seen = lettered if frame is None else frame.seen(lettered)
         got = reducer._centres_and_wings(seen)
         lengths = [sum(len(part) for part in one[:3]) for one in got]
-        # a frame's best, then at most MAX_TIES other solutions exactly as short
-        assert 1 <= len(got) <= 1 + MAX_TIES and len(set(lengths)) == 1
-        assert len(set(tuple(one[0]) for one in got)) == len(got)      # each another centres-lr try
+        # a frame's best, then other solutions exactly as short: its other wing-stage
+        # solutions, and other centres-lr tries (each with its wing solutions) while
+        # there are fewer than MAX_TIES ties
+        assert 1 <= len(got) <= (1 + MAX_TIES) * MAX_WING_SOLUTIONS and len(set(lengths)) == 1
+        triples = set(tuple(tuple(part) for part in one[:3]) for one in got)
+        assert len(triples) == len(got)                                 # each another solution
+        assert len(set(tuple(one[0]) for one in got)) <= 1 + MAX_TIES
         totals.append(lengths[0])
         ties.append(len(got))
     assert max(ties) > 1                      # this state has ties
@@ -458,7 +462,7 @@ def test_wing_search_is_capped_in_nodes_and_its_fallback_finishes(tables_dir, mo
     assert len(m_eo) >= 2
     # a search cut by its node cap says so (False), not "no solution" (None)
     assert reducer._wings(after_ud, max_nodes=1) is False
-    assert reducer._wings(after_ud) == m_eo
+    assert reducer._wings(after_ud)[0] == m_eo
     # with every wing search cut, the first cut try is searched on to the end
     monkeypatch.setattr(reduce_module, "WING_NODES", 1)
     m_lr2, m_ud2, m_eo2, cube2 = reducer._centres_and_wings(lettered)[0]
@@ -544,16 +548,18 @@ def test_descend_finds_the_solutions_ida_star_finds_in_its_order(tables_dir):
                     # U/D colours anywhere off the L/R slots: take the centres-lr stage's mask
                     start = (stage.coord.unrank(rng.randrange(stage.coord.size)), k % 2)
                 limit = [1, 5, 100][k % 3]
-                expected = list(search.ida_star(start, stage.moves, stage.apply, distance,
-                                                lambda s: distance(s) == 0, max_cost=distance(start),
-                                                max_solutions=limit))
-                got = search.descend(start, stage.moves, stage.apply, distance, limit)
-                assert got == expected and 0 < len(got) <= limit
-                for solution in got:
-                    state = start
-                    for move in solution:
-                        state = stage.apply(state, stage.moves.index(move))
-                    assert distance(state) == 0 and len(solution) == distance(start)
+                # the shortest solutions, and (length given) those one move longer
+                for length in (distance(start), distance(start) + 1):
+                    expected = list(search.ida_star(start, stage.moves, stage.apply, distance,
+                                                    lambda s: distance(s) == 0, min_cost=length,
+                                                    max_cost=length, max_solutions=limit))
+                    got = search.descend(start, stage.moves, stage.apply, distance, limit, length)
+                    assert got == expected and 0 < len(got) <= limit
+                    for solution in got:
+                        state = start
+                        for move in solution:
+                            state = stage.apply(state, stage.moves.index(move))
+                        assert distance(state) == 0 and len(solution) == length
         finally:
             table.close()
 
@@ -648,3 +654,41 @@ def test_finishing_more_reductions_never_makes_the_solve_longer(tables_dir, monk
     best = results[1]
     reduction = [m for name in solve4.STAGES[:5] for m in best.stages[name]]
     check_solves(state, reduction + list(best.stages["3x3x3"]))
+
+
+def test_the_centres_ud_move_table_turns_ranks_as_the_stage_turns_states(tables_dir):
+    # 4x4-centres-ud-moves (RankedStage) against UDStage's own apply and rank; and
+    # UDStage.after (any generator) against the stage's start read off the turned cube
+    from cubebot.solver import store
+    from cubebot.solver.solve4.centres import UD_MOVE_TABLE, LRStage, RankedStage, UDStage
+    from cubebot.solver.solve4.model import centre_colours
+    from cubebot.solver.solve4.pieces import wing_parity, wing_positions
+    from cubebot.solver.search import descend
+    stage, lr = UDStage(), LRStage()
+    words, dist = store.open_words(UD_MOVE_TABLE, tables_dir), store.open_dense(stage.table, tables_dir)
+    lr_table = store.open_dense(lr.table, tables_dir)
+    try:
+        ranked = RankedStage(stage, words.words(), dist.unpacked())
+        assert len(words) == stage.size * len(stage.moves)
+        rng = seeded(4242)
+        for _ in range(300):
+            state = (stage.coord.unrank(rng.randrange(stage.coord.size)), rng.randrange(2))
+            i = rng.randrange(len(stage.moves))
+            assert ranked.apply(stage.rank(state), i) == stage.rank(stage.apply(state, i))
+            assert ranked.distance[stage.rank(state)] == dist[stage.rank(state)]
+        for _ in range(4):
+            cube = scramble.random_state(N, rng)
+            start = stage.start(centre_colours(cube), wing_parity(wing_positions(cube)))
+            # centres-lr solutions, the shortest and a move longer: L/R then on their axis
+            lr_start = lr.start(centre_colours(cube))
+            h = lr_table[lr.rank(lr_start)]
+            for length in (h, h + 1):
+                for m in descend(lr_start, lr.moves, lr.apply, lambda s: lr_table[lr.rank(s)], 3, length):
+                    after = moves.apply(cube, m, N)
+                    assert stage.after(start, m) == stage.start(centre_colours(after),
+                                                                wing_parity(wing_positions(after)))
+                    assert len(m) == length
+    finally:
+        words.close()
+        dist.close()
+        lr_table.close()

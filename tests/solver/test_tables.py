@@ -51,6 +51,8 @@ def test_dense_round_trip(tmp_path, bits, encoding, top):
         assert table[r] == want
     ranks = list(range(len(dist))) + [rng.randrange(len(dist)) for _ in range(300)]
     assert table.values(ranks) == [table[r] for r in ranks]
+    unpacked = table.unpacked()       # 1001 entries: an odd count, the last byte half used
+    assert isinstance(unpacked, bytes) and list(unpacked) == [table[r] for r in range(len(dist))]
     table.close()
 
 
