@@ -19,13 +19,13 @@ and orbits (fast coordinates, the wing orbits), centres, wings, slice, pairs
 
 solve(state, metric, budget) is the engine entry point of cubebot.solver.api;
 solve_stages(state, budget) also returns the length of each stage;
-reduce(state) runs stages 1-5 only (the 5x5x5 solver reduces its outer 4x4x4
-part with it).
+reduce(state) runs stages 1-5 only, and reductions(state, count) gives several
+equally short reductions (the 5x5x5 solver reduces its outer 4x4x4 part with them).
 """
 
 from cubebot.solver.solve4.reduce import STAGES, Result
 
-__all__ = ["STAGES", "Result", "reduce", "solve", "solve_stages"]
+__all__ = ["STAGES", "Result", "reduce", "reductions", "solve", "solve_stages"]
 
 
 def solve(state, metric="obtm", budget=None):
@@ -48,12 +48,21 @@ def reduce(state, directory=None):
     parity; stages: stage name -> its number of moves (STAGES[:5], or
     {"direct": n} for a cube within a few moves of solved, then solved).
     """
+    return reductions(state, directory)[0]
+
+
+def reductions(state, directory=None, count=1):
+    """Up to `count` reductions of the fewest moves, each (moves, stages) as reduce()
+    gives one (the first is reduce()'s); the others leave another reduced cube."""
     from cubebot.solver.solve4.model import to_physical
     from cubebot.solver.solve4.reduce import Reducer
     reducer = Reducer(directory)
     try:
-        names, parts, _ = reducer.reduce(state)
+        names, found = reducer.reductions(state, count)
     finally:
         reducer.release()
-    moves, _ = to_physical([m for part in parts for m in part])
-    return moves, dict(zip(names or ("direct",), (len(part) for part in parts)))
+    result = []
+    for parts, _ in found:
+        moves, _ = to_physical([m for part in parts for m in part])
+        result.append((moves, dict(zip(names or ("direct",), (len(part) for part in parts)))))
+    return result

@@ -7,7 +7,7 @@ outer turn or a two-layer wide turn of the 5x5x5 moves that part exactly as
 the same-named turn moves a 4x4x4 (a 4x4x4 3Uw is the 5x5x5's 4Uw), and the
 middle slices never touch it (tests/solver/test_outer4.py checks every move).
 
-So `reduce_outer(state)` hands the part to cubebot.solver.solve4.reduce (its
+So `reduce_outer(state)` hands the part to cubebot.solver.solve4.reductions (its
 stages 1-5, no 3x3x3 finish); its outer and wide turns, applied to the
 5x5x5, leave every face's X-centres one colour, every tredge's two wings
 paired (a dedge) and no 4x4x4 parity. The T-centres, the midges and the
@@ -23,7 +23,7 @@ from cubebot.solver.cubies import from_facelets
 from cubebot.solver.errors import InvalidCube
 from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
 from cubebot.solver.moves import Move
-from cubebot.solver.solve4 import reduce as reduce4
+from cubebot.solver.solve4 import reductions as reductions4
 from cubebot.solver.solve4.finish import to_3x3 as small_view
 from cubebot.solver.solve4.model import Turned
 from .model import N, WINGS, X_CENTRES
@@ -68,22 +68,26 @@ def part_reduced(state):
     return True
 
 
-def reduce_outer(state, directory=None, rotation=None):
-    """Phase 1: (moves, stages) of the 4x4x4 reduction of the part of `state`
-    (solve4's stage name -> moves count); no moves if it is reduced already.
+def reduce_outer(state, directory=None, rotation=None, count=1):
+    """Phase 1: [(moves, stages)], up to `count` equally short 4x4x4 reductions of
+    the part of `state` (solve4's stage name -> moves count; each leaves another
+    reduced part, so the T-centres and midges elsewhere); [([], {})] if the part is
+    reduced already.
 
     rotation: a whole-cube rotation ("x2", ...) to hand solve4 the part seen
     turned, its moves brought back: solve4 keeps the DLB corner still, so a
     rotation that moves another corner there gives another reduction, as
     long but leaving the T-centres and midges elsewhere (PHASE1_ROTATIONS)."""
     if part_reduced(state):
-        return [], {}
+        return [([], {})]
     part = view(state)
     turned = None if rotation is None else Turned(rotation)
-    moves, stages = reduce4(part if turned is None else turned.seen(part), directory)
-    if turned is not None:
-        moves = turned.moves_back(moves)
-    return [to_5x5(m) for m in moves], stages
+    found = []
+    for moves, stages in reductions4(part if turned is None else turned.seen(part), directory, count):
+        if turned is not None:
+            moves = turned.moves_back(moves)
+        found.append(([to_5x5(m) for m in moves], stages))
+    return found
 
 
 def x_colours(state):

@@ -53,6 +53,8 @@ PER_COLOUR = 4                 # facelets of each colour in each centre orbit
 OUTER_SIZE = 4                 # phase 1 reads the tables of the 4x4x4 solver
 PHASE1_ROTATIONS = (None, "x2", "y2", "z2")  # whole-cube turns phase 1 is run in (outer4.reduce_outer):
                                              # each moves another corner to solve4's fixed DLB
+PHASE1_REDUCTIONS = 2          # equally short 4x4x4 reductions of each rotation (solve4.reductions):
+                               # each leaves the T-centres and midges elsewhere
 VARIANTS = 1                   # of each rotation's phase-1 moves, the ways to write its wide turns
                                # (widechoice.variants) handed on to the T-pair stage
 MIDDLE_TRIES = 8               # (phase 1, T-pair) solutions phase 2's centre stages run after
@@ -95,15 +97,16 @@ class Reducer(object):
         self.phase2.tables()           # opened now: a missing or bad table is named before any search
 
     def phase1(self, cube):
-        """Phase 1 in each of PHASE1_ROTATIONS, each written in its VARIANTS best ways
+        """Phase 1 in each of PHASE1_ROTATIONS, up to PHASE1_REDUCTIONS reductions each,
+        every one written in its VARIANTS best ways
         (widechoice.variants: wide turns with or without the middle slice, ranked
         by the T-pair table): the distinct move lists, in that order."""
         found = []
         for rotation in PHASE1_ROTATIONS:
-            moves = reduce_outer(cube, self.directory, rotation)[0]
-            for way in variants(cube, moves, self.tpairs.table, VARIANTS):
-                if way not in found:
-                    found.append(way)
+            for moves, _ in reduce_outer(cube, self.directory, rotation, PHASE1_REDUCTIONS):
+                for way in variants(cube, moves, self.tpairs.table, VARIANTS):
+                    if way not in found:
+                        found.append(way)
         return found
 
     def middle(self, cube, firsts=([],)):

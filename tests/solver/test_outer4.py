@@ -57,7 +57,7 @@ def _part_reduced_without_parity(state):
 @pytest.mark.parametrize("seed", [410, 411])
 def test_phase_1_alone_reduces_the_part_of_a_random_state(tables_dir, seed):
     state = reduce.label(scramble.random_state(N, seeded(seed)))
-    solution, stages = outer4.reduce_outer(state)
+    solution, stages = outer4.reduce_outer(state)[0]
     assert all(m.first == 1 and m.last in (1, 2) for m in solution)      # outer and wide turns
     assert len(solution) == sum(stages.values())
     after = moves.apply(state, solution, N)
@@ -71,8 +71,8 @@ def test_phase_1_alone_reduces_the_part_of_a_random_state(tables_dir, seed):
 def test_phase_1_seen_turned_reduces_the_part_with_other_moves(tables_dir, rotation):
     # solve4 keeps the DLB corner still: seen turned, another corner stays, another reduction
     state = reduce.label(scramble.random_state(N, seeded(413)))
-    plain, _ = outer4.reduce_outer(state)
-    turned, stages = outer4.reduce_outer(state, rotation=rotation)
+    plain, _ = outer4.reduce_outer(state)[0]
+    turned, stages = outer4.reduce_outer(state, rotation=rotation)[0]
     assert turned != plain and len(turned) == sum(stages.values())
     assert all(m.first == 1 and m.last in (1, 2) for m in turned)
     assert _part_reduced_without_parity(moves.apply(state, turned, N))
@@ -83,7 +83,7 @@ def test_phase_1_with_an_odd_wing_permutation_at_the_start(tables_dir):
     state = moves.apply(scramble.random_state(N, seeded(412)), "Rw", N)
     assert outer_wing_parity(reduce.label(state)) != outer_wing_parity(
         moves.apply(reduce.label(state), "Rw'", N))
-    solution, _ = outer4.reduce_outer(reduce.label(state))
+    solution, _ = outer4.reduce_outer(reduce.label(state))[0]
     assert _part_reduced_without_parity(moves.apply(reduce.label(state), solution, N))
 
 
@@ -101,5 +101,19 @@ def test_part_reduced_tells_a_reduced_part_from_parity():
 def test_a_solved_part_needs_no_phase_1(tables_dir):
     # only the middle slices turned: the part is solved, the fixed centres moved
     state = moves.apply(facelets.solved(N), [Move("R", 3, 3, 1), Move("U", 3, 3, 2)], N)
-    assert outer4.reduce_outer(state)[0] == []
+    assert outer4.reduce_outer(state) == [([], {})]
     assert not outer4.matches(state)               # phase 2 turns the fixed centres home
+
+
+def test_phase_1_gives_several_reductions_as_short_each_leaving_another_part(tables_dir):
+    state = reduce.label(scramble.random_state(N, seeded(414)))
+    found = outer4.reduce_outer(state, count=3)
+    assert 2 <= len(found) <= 3 and found[0] == outer4.reduce_outer(state)[0]
+    assert len(set(len(solution) for solution, _ in found)) == 1          # equally short
+    parts = set()
+    for solution, stages in found:
+        assert len(solution) == sum(stages.values())
+        after = moves.apply(state, solution, N)
+        assert _part_reduced_without_parity(after)
+        parts.add(outer4.view(after))
+    assert len(parts) == len(found)                                      # each another part

@@ -28,7 +28,7 @@ def test_t_pairs_made_one_colour_after_phase_1(tables_dir, guided):
     stage = tpairs.TPairStage.opened(tables_dir) if guided else tpairs.TPairStage()
     for seed in (430, 431):
         state = reduce.label(scramble.random_state(N, seeded(seed)))
-        cube = moves.apply(state, outer4.reduce_outer(state)[0], N)
+        cube = moves.apply(state, outer4.reduce_outer(state)[0][0], N)
         assert not stages.pairs_one_colour(cube)          # phase 1 splits them
         solution = stage.solve(cube)
         assert solution and all(m.first == 1 and m.last in (1, 2, 3) for m in solution)
