@@ -67,15 +67,16 @@ class UDStage(object):
         self.moves = [GENERATORS[i] for i in keep]
         self.index = dict((m, i) for i, m in enumerate(self.moves))
         self.mover = MaskMover(self.moves)
-        # wing_maps[i][s]: where moves[i] takes the wing at slot s
-        self.wing_maps = [wing_map(m) for m in self.moves]
-        self.flips = [permutation_parity(w) for w in self.wing_maps]
-        self.coord = CombCoord(NOT_LR_SLOTS, PER_AXIS)
-        self.size = self.coord.size * N_PARITY
         # any of the 27 generators, for the state after a stage 1 solution (after())
+        every_maps = [wing_map(m) for m in GENERATORS]
         self._every = every
         self._every_index = dict((m, i) for i, m in enumerate(GENERATORS))
-        self._every_flips = [permutation_parity(wing_map(m)) for m in GENERATORS]
+        self._every_flips = [permutation_parity(w) for w in every_maps]
+        # wing_maps[i][s]: where moves[i] takes the wing at slot s
+        self.wing_maps = [every_maps[i] for i in keep]
+        self.flips = [self._every_flips[i] for i in keep]
+        self.coord = CombCoord(NOT_LR_SLOTS, PER_AXIS)
+        self.size = self.coord.size * N_PARITY
 
     def start(self, symbols, parity):
         return (mask_of(symbols, "UD"), parity)
