@@ -17,8 +17,9 @@ the first 20 states of seed 4444, against 40 ms within 22): the view then offers
 whose 21-move solution is no longer looked for (60 reduced cubes of seed 4444: mean
 finish 19.62 moves with six views within 21, 19.67 with six within 22, 19.57 with the
 seven within 22; CPU time per finish mean 0.42 -> 0.24 s, p95 2.5 -> 0.5 s, load 5).
-The Reducer finishes each of up to reduce.MAX_REDUCED reduced cubes of the same reduction
-length this way and keeps the shortest whole solution.
+The Reducer finishes up to reduce.MAX_REDUCED reduced cubes of the same reduction length
+this way, in order until one has a finish of at most reduce.GOOD_FINISH moves, and keeps
+the shortest whole solution.
 """
 
 from cubebot.solver.facelets import FACES, face_index

@@ -56,7 +56,8 @@ MAX_TIES = 2                   # other stages 1-3 solutions as short as a frame'
                                # that go on with it (another centres-lr try)
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
 CORNER_SIZE = 2
-MAX_REDUCED = 4                # reduced cubes (pairs solutions of the shortest total) finished
+MAX_REDUCED = 8                # reduced cubes (pairs solutions of the shortest total) finished,
+GOOD_FINISH = 19               # in order, until one has a 3x3x3 finish this short (moves, unmerged)
 GATHERED = 3                   # pairs solutions looked for per reduced cube wanted after the first
                                # (some lead to the same cube: moves of one axis in another order)
 GATHER_NODES = 50000           # nodes (about 0.2 s here) spent looking for them
@@ -595,6 +596,8 @@ class Reducer(object):
                 moves, _ = to_physical(reduction + list(finish))
                 moves = simplify(moves)
                 scored.append((count(moves, "obtm"), len(scored), moves, parts, finish))
+            if min(len(finish) for finish in finishes) <= GOOD_FINISH:
+                break
         scored.sort(key=lambda t: t[:2])
         candidates = [t[2] for t in scored]
         parts, best_finish = scored[0][3:]

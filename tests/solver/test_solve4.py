@@ -656,6 +656,25 @@ def test_finishing_more_reductions_never_makes_the_solve_longer(tables_dir, monk
     check_solves(state, reduction + list(best.stages["3x3x3"]))
 
 
+def test_reduced_cubes_are_finished_until_one_finish_is_good_enough(tables_dir, monkeypatch):
+    # GOOD_FINISH: a first reduced cube whose finish is that short ends the finishing; one
+    # that never is (0) lets every reduced cube be finished, never to a longer solve
+    import importlib
+    from cubebot.solver.solve4.finish import FINISH_VIEWS
+    reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
+    state = scramble.random_state(N, seeded(2020))
+    results = {}
+    for good in (30, 0):
+        monkeypatch.setattr(reduce_module, "GOOD_FINISH", good)
+        result = _reducer(tables_dir).solve(state)
+        check_solves(state, result.candidates[0])
+        results[good] = result
+    assert len(results[30].candidates) <= len(FINISH_VIEWS)
+    assert len(results[0].candidates) > len(FINISH_VIEWS)
+    assert (moves.count(results[0].candidates[0], "obtm")
+            <= moves.count(results[30].candidates[0], "obtm"))
+
+
 def test_the_centres_ud_move_table_turns_ranks_as_the_stage_turns_states(tables_dir):
     # 4x4-centres-ud-moves (RankedStage) against UDStage's own apply and rank; and
     # UDStage.after (any generator) against the stage's start read off the turned cube
