@@ -11,7 +11,7 @@ from cubebot.solver import solve3, store
 from cubebot.solver.cubies import corner_facelets, from_facelets, parity
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import is_solved, solved
-from cubebot.solver.moves import apply, count, permutation, simplify
+from cubebot.solver.moves import apply, permutation, simplify
 from cubebot.solver.search import Stats, descend, first_solution, ida_star
 from cubebot.solver.solve4.centres import UD_MOVE_TABLE, CentreStage, LRStage, RankedStage, UDStage
 from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, to_3x3
@@ -581,27 +581,18 @@ class Reducer(object):
             stage_moves["direct"] = moves
             return Result([moves], stage_moves, 0)
 
-        # each reduced cube's 3x3x3 in every view (with a budget: the views the time left
-        # allows, the first reduced cube's first view at least), in this process
-        deadline = None if budget is None else time.monotonic() + budget
-        scored = []
-        for parts, cube in reductions:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0 and scored:
-                break
-            reduction = [mv for part in parts for mv in part]
-            finishes = solve3.solve(to_3x3(cube), budget=left, fork=False, views=FINISH_VIEWS,
-                                    depth=FINISH_DEPTH)
-            for finish in finishes:
-                moves, _ = to_physical(reduction + list(finish))
-                moves = simplify(moves)
-                scored.append((count(moves, "obtm"), len(scored), moves, parts, finish))
-            if min(len(finish) for finish in finishes) <= GOOD_FINISH:
-                break
-        scored.sort(key=lambda t: t[:2])
-        candidates = [t[2] for t in scored]
-        parts, best_finish = scored[0][3:]
-        stage_moves = dict(zip(STAGES, parts + [list(best_finish)]))
+        # the reduced cubes' 3x3x3 in every view (with a budget: the views the time left
+        # allows, the first reduced cube's first view at least), in this process, until
+        # one finishes in GOOD_FINISH moves
+        def whole(k, finish):
+            reduction = [mv for part in reductions[k][0] for mv in part]
+            return simplify(to_physical(reduction + list(finish))[0])
+
+        scored = solve3.finish_in_order([to_3x3(cube) for _, cube in reductions], whole,
+                                        GOOD_FINISH, budget, FINISH_VIEWS, FINISH_DEPTH)
+        candidates = [t[4] for t in scored]
+        _, _, k, best_finish, _ = scored[0]
+        stage_moves = dict(zip(STAGES, reductions[k][0] + [list(best_finish)]))
         self.clock.append(time.perf_counter())
         seconds = dict((name, self.clock[k + 1] - self.clock[k]) for k, name in enumerate(SECTIONS))
         stage_nodes = {"slice": self.slice_nodes, "pairs": self.stats.nodes - self.slice_nodes}

@@ -20,10 +20,12 @@ Stages (see docs/solver5.md):
   middle   phase 2: the T-centres and fixed centres with the X-centres, every
            midge in its dedge (middle.MiddleSolver; colours read off the
            X-centres, node-bounded with a fallback of its own)
-  3x3x3    the reduced cube, by cubebot.solver.solve3 in this process: the
-           first solution of each of its six views, the shortest kept (with
-           a budget, the views that fit in it): the same answer on any
-           machine, and no forked child
+  3x3x3    the reduced cubes (up to MAX_REDUCED, at most FINISH_SLACK turns
+           longer than the shortest), by cubebot.solver.solve3 in this
+           process, in order until one finishes in GOOD_FINISH moves: the
+           first solution of each of the seven views of solve4's finish, the
+           shortest whole solution kept (with a budget, the views that fit in
+           it): the same answer on any machine, and no forked child
 The whole solution is simplified: adjacent moves merged, and each run of turns
 about one axis rewritten with the fewest turns (axisruns.shortest), which
 merges the stages where they meet.
@@ -36,6 +38,7 @@ from cubebot.solver import catalog, solve3, store
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES, centre_labels, face_index, relabel
 from cubebot.solver.moves import apply, count
+from cubebot.solver.solve4.finish import FINISH_VIEWS
 from .axisruns import shortest
 from .model import N, T_CENTRES, X_CENTRES, colours
 from .outer4 import reduce_outer
@@ -59,6 +62,9 @@ VARIANTS = 1                   # of each rotation's phase-1 moves, the ways to w
                                # (widechoice.variants) handed on to the T-pair stage
 MIDDLE_TRIES = 8               # (phase 1, T-pair) solutions phase 2's centre stages run after
 MIDGE_RUNS = 8                 # of their centre solutions (pooled), the ones the midge stage runs after
+MAX_REDUCED = 4                # reduced cubes finished (the shortest reductions, at most FINISH_SLACK
+FINISH_SLACK = 1               # turns longer than the shortest), in order until one has a
+GOOD_FINISH = 19               # 3x3x3 finish of at most GOOD_FINISH moves (unmerged)
 
 
 def to_3x3(state):
@@ -110,17 +116,20 @@ class Reducer(object):
         return found
 
     def middle(self, cube, firsts=([],)):
-        """Stages tpairs and middle after phase 1: (phase-1 moves, tpairs moves,
-        middle moves), `firsts` phase 1's move lists (each reduces the 4x4x4 part
-        of `cube`). Phase 2 (middle.MiddleSolver) reads the colours off the
-        X-centres and is quick when every T-pair is one colour
-        (tpairs.TPairStage). The T-pair stage's cheapest solutions
-        (tpairs.CHOICES) after each phase-1 list are pooled; phase 2's centre
-        stages run after the MIDDLE_TRIES with the fewest turns so far (phase 1
-        and the T-pairs merged where they meet), their plans are pooled and
-        ranked by turns so far + the plan's estimate, the midge stage runs
-        after the MIDGE_RUNS best, and the triple with the fewest turns
-        together is kept."""
+        """The shortest of `middles`: (phase-1 moves, tpairs moves, middle moves)."""
+        return self.middles(cube, firsts)[0][1:]
+
+    def middles(self, cube, firsts=([],)):
+        """Stages tpairs and middle after phase 1: [(turns in all, phase-1 moves,
+        tpairs moves, middle moves)], shortest first, at most one a reduced cube;
+        `firsts` phase 1's move lists (each reduces the 4x4x4 part of `cube`).
+        Phase 2 (middle.MiddleSolver) reads the colours off the X-centres and is
+        quick when every T-pair is one colour (tpairs.TPairStage). The T-pair
+        stage's cheapest solutions (tpairs.CHOICES) after each phase-1 list are
+        pooled; phase 2's centre stages run after the MIDDLE_TRIES with the
+        fewest turns so far (phase 1 and the T-pairs merged where they meet),
+        their plans are pooled and ranked by turns so far + the plan's
+        estimate, and the midge stage runs after the MIDGE_RUNS best."""
         tries = []
         for k, first in enumerate(firsts):
             after = apply(cube, first, N)
@@ -132,21 +141,26 @@ class Reducer(object):
             for p, plan in enumerate(self.phase2.plans(apply(after, pairs, N))):
                 plans.append((turns + plan.estimate, t, p, first, pairs, plan))
         plans.sort(key=lambda t: t[:3])
-        best = None
-        for _, _, _, first, pairs, plan in plans[:MIDGE_RUNS]:
+        found, reduced = [], set()
+        for r, (_, _, _, first, pairs, plan) in enumerate(plans[:MIDGE_RUNS]):
             rest = written(joined(self.phase2.finish(plan)))
-            turns = count(shortest(list(first) + pairs + rest), "obtm")
-            if best is None or turns < best[0]:
-                best = (turns, first, pairs, rest)
-        return best[1], best[2], best[3]
+            cube_after = apply(cube, list(first) + pairs + rest, N)
+            if cube_after not in reduced:
+                reduced.add(cube_after)
+                found.append((count(shortest(list(first) + pairs + rest), "obtm"), r, first, pairs, rest))
+        found.sort(key=lambda t: t[:2])
+        return [(turns, first, pairs, rest) for turns, _, first, pairs, rest in found]
 
     def solve(self, state, budget=None):
         cube = label(state)
-        parts = list(self.middle(cube, self.phase1(cube)))
-        cube = apply(cube, [m for part in parts for m in part], N)
-        reduction = [m for part in parts for m in part]
-        finishes = solve3.solve(to_3x3(cube), budget=budget, fork=False)
-        candidates = [shortest(reduction + list(f)) for f in finishes]
-        candidates.sort(key=lambda ms: count(ms, "obtm"))
-        stage_moves = dict(zip(STAGES, parts + [list(min(finishes, key=len))]))
+        found = self.middles(cube, self.phase1(cube))
+        chosen = [t for t in found if t[0] <= found[0][0] + FINISH_SLACK][:MAX_REDUCED]
+        reductions = [[m for part in t[1:] for m in part] for t in chosen]
+        states = [to_3x3(apply(cube, reduction, N)) for reduction in reductions]
+        scored = solve3.finish_in_order(
+            states, lambda k, finish: shortest(reductions[k] + list(finish)), GOOD_FINISH, budget,
+            FINISH_VIEWS)
+        candidates = [t[4] for t in scored]
+        _, _, k, best_finish, _ = scored[0]
+        stage_moves = dict(zip(STAGES, list(chosen[k][1:]) + [list(best_finish)]))
         return Result(candidates, stage_moves, 0)

@@ -48,6 +48,31 @@ def test_seeded_random_states_are_solved(tables_dir, seed):
     assert solution.length == moves.count(solution.moves, "obtm")
 
 
+def test_several_reductions_each_reduce_and_finishing_more_never_lengthens(tables_dir, monkeypatch):
+    # middles: distinct reduced cubes, shortest first, each really reduced; the solve
+    # finishing up to MAX_REDUCED of them is never longer than finishing the first alone,
+    # and its stage moves are those of the reduction its solution came from
+    state = scramble.random_state(N, seeded(5353))
+    red = _reducer()
+    cube = reduce.label(state)
+    found = red.middles(cube, red.phase1(cube))
+    assert len(found) > 1 and [t[0] for t in found] == sorted(t[0] for t in found)
+    after = [moves.apply(cube, [m for part in t[1:] for m in part], N) for t in found]
+    assert len(set(after)) == len(after)
+    for reduced in after:
+        assert outer4.part_reduced(reduced) and _wings_with_midges(reduced)
+        assert _centres_home(reduce.label(reduced))
+    lengths = []
+    for k, good in ((1, 0), (4, 0)):
+        monkeypatch.setattr(reduce, "MAX_REDUCED", k)
+        monkeypatch.setattr(reduce, "GOOD_FINISH", good)
+        result = red.solve(state)
+        check_solves(state, result.candidates[0])
+        check_solves(state, [m for name in solve5.STAGES for m in result.stages[name]])
+        lengths.append(moves.count(result.candidates[0], "obtm"))
+    assert lengths[1] <= lengths[0]
+
+
 def test_a_state_a_few_moves_from_solved(tables_dir):
     state = moves.apply(solved(), "Rw U' Fw2 D")
     result = solve5.solve_stages(state)
