@@ -413,7 +413,8 @@ def test_centre_frames_put_every_pair_of_axes_first():
 
 
 def test_centres_and_wings_keep_the_frames_near_the_shortest(tables_dir):
-    from cubebot.solver.solve4.reduce import FRAME_SLACK, MAX_TIES, MAX_WING_SOLUTIONS
+    from cubebot.solver.solve4.centrewings import MAX_TIES, MAX_WING_SOLUTIONS
+    from cubebot.solver.solve4.reduce import FRAME_SLACK
     reducer = _reducer(tables_dir)
     lettered, _ = pieces.label(scramble.random_state(N, seeded(1717)))
     candidates = reducer._centres_and_wings_turned(lettered)
@@ -452,9 +453,8 @@ def test_centres_and_wings_keep_the_frames_near_the_shortest(tables_dir):
 
 
 def test_wing_search_is_capped_in_nodes_and_its_fallback_finishes(tables_dir, monkeypatch):
-    import importlib
+    from cubebot.solver.solve4 import centrewings
     from cubebot.solver.solve4.model import centre_colours
-    reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
     reducer = _reducer(tables_dir)
     lettered, _ = pieces.label(scramble.random_state(N, seeded(1616)))
     m_lr, m_ud, m_eo, cube = reducer._centres_and_wings(lettered)[0]
@@ -464,7 +464,7 @@ def test_wing_search_is_capped_in_nodes_and_its_fallback_finishes(tables_dir, mo
     assert reducer._wings(after_ud, max_nodes=1) is False
     assert reducer._wings(after_ud)[0] == m_eo
     # with every wing search cut, the first cut try is searched on to the end
-    monkeypatch.setattr(reduce_module, "WING_NODES", 1)
+    monkeypatch.setattr(centrewings, "WING_NODES", 1)
     m_lr2, m_ud2, m_eo2, cube2 = reducer._centres_and_wings(lettered)[0]
     ws = reducer.wings
     assert ws.heuristic(ws.start(centre_colours(cube2), pieces.wing_positions(cube2))) == 0
