@@ -115,10 +115,6 @@ class Reducer(object):
                         found.append(way)
         return found
 
-    def middle(self, cube, firsts=([],)):
-        """The shortest of `middles`: (phase-1 moves, tpairs moves, middle moves)."""
-        return self.middles(cube, firsts)[0][1:]
-
     def middles(self, cube, firsts=([],)):
         """Stages tpairs and middle after phase 1: [(turns in all, phase-1 moves,
         tpairs moves, middle moves)], shortest first, at most one a reduced cube;

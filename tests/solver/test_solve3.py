@@ -141,3 +141,19 @@ def test_invalid_messages_differ():
             api.solve(make(BASE))
         messages.add(str(info.value).split(":")[0])
     assert len(messages) == 4
+
+
+def test_finish_in_order_stops_at_a_good_finish_and_sorts_whole_solutions():
+    rng = seeded(3131)
+    states = [scramble.random_state(3, rng) for _ in range(3)]
+
+    def whole(k, finish):
+        return list(finish)
+
+    for good, finished in ((30, {0}), (0, {0, 1, 2})):
+        scored = solve3.finish_in_order(states, whole, good, views=solve3.VIEWS[:2])
+        assert set(k for _, _, k, _, _ in scored) == finished
+        assert [t[:2] for t in scored] == sorted(t[:2] for t in scored)
+        for length, _, k, finish, solution in scored:
+            assert length == moves.count(solution, "obtm") and solution == list(finish)
+            check_solves(states[k], solution)

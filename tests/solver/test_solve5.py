@@ -130,7 +130,7 @@ def test_middle_stage_alone_reduces_the_rest_and_keeps_the_x_centres(tables_dir)
     slices = [moves.Move("R", 3, 3, 1), moves.Move("U", 3, 3, 2), moves.Move("F", 3, 3, 3)]
     state = reduce.label(moves.apply(solved(), slices + moves.parse("R U' F2"), N))
     assert outer4.part_reduced(state) and not outer4.matches(state)
-    first, pairs, solution = red.middle(state)
+    _, first, pairs, solution = red.middles(state)[0]
     assert first == []                                  # phase 1's (none) is handed back as is
     after = reduce.label(moves.apply(state, pairs + solution, N))     # named by the fixed centres again
     assert _centres_home(after)
