@@ -405,7 +405,3 @@ class WordTable(_Mapped):
             view.release()
         _Mapped.close(self)
 
-
-def unpack_all(table):
-    """Every value of a DenseTable as an array('B') (for tests and checks)."""
-    return array("B", (table[r] for r in range(len(table))))

@@ -424,9 +424,10 @@ class Reducer(CentresAndWings):
         # the reduced cubes' 3x3x3 in every view (with a budget: the views the time left
         # allows, the first reduced cube's first view at least), in this process, until
         # one finishes in GOOD_FINISH moves
+        flat = [[mv for part in parts for mv in part] for parts, _ in reductions]
+
         def whole(k, finish):
-            reduction = [mv for part in reductions[k][0] for mv in part]
-            return simplify(to_physical(reduction + list(finish))[0])
+            return simplify(to_physical(flat[k] + list(finish))[0])
 
         scored = solve3.finish_in_order([to_3x3(cube) for _, cube in reductions], whole,
                                         GOOD_FINISH, budget, FINISH_VIEWS, FINISH_DEPTH)

@@ -117,7 +117,8 @@ class Reducer(object):
 
     def middles(self, cube, firsts=([],)):
         """Stages tpairs and middle after phase 1: [(turns in all, phase-1 moves,
-        tpairs moves, middle moves)], shortest first, at most one a reduced cube;
+        tpairs moves, middle moves, the reduced cube)], shortest first, each
+        reduced cube once;
         `firsts` phase 1's move lists (each reduces the 4x4x4 part of `cube`).
         Phase 2 (middle.MiddleSolver) reads the colours off the X-centres and is
         quick when every T-pair is one colour (tpairs.TPairStage). The T-pair
@@ -143,20 +144,20 @@ class Reducer(object):
             cube_after = apply(cube, list(first) + pairs + rest, N)
             if cube_after not in reduced:
                 reduced.add(cube_after)
-                found.append((count(shortest(list(first) + pairs + rest), "obtm"), r, first, pairs, rest))
+                found.append((count(shortest(list(first) + pairs + rest), "obtm"), r, first, pairs,
+                              rest, cube_after))
         found.sort(key=lambda t: t[:2])
-        return [(turns, first, pairs, rest) for turns, _, first, pairs, rest in found]
+        return [(t[0],) + t[2:] for t in found]
 
     def solve(self, state, budget=None):
         cube = label(state)
         found = self.middles(cube, self.phase1(cube))
         chosen = [t for t in found if t[0] <= found[0][0] + FINISH_SLACK][:MAX_REDUCED]
-        reductions = [[m for part in t[1:] for m in part] for t in chosen]
-        states = [to_3x3(apply(cube, reduction, N)) for reduction in reductions]
+        reductions = [[m for part in t[1:4] for m in part] for t in chosen]
         scored = solve3.finish_in_order(
-            states, lambda k, finish: shortest(reductions[k] + list(finish)), GOOD_FINISH, budget,
-            FINISH_VIEWS)
+            [to_3x3(t[4]) for t in chosen], lambda k, finish: shortest(reductions[k] + list(finish)),
+            GOOD_FINISH, budget, FINISH_VIEWS)
         candidates = [t[4] for t in scored]
         _, _, k, best_finish, _ = scored[0]
-        stage_moves = dict(zip(STAGES, list(chosen[k][1:]) + [list(best_finish)]))
+        stage_moves = dict(zip(STAGES, list(chosen[k][1:4]) + [list(best_finish)]))
         return Result(candidates, stage_moves, 0)

@@ -57,8 +57,8 @@ def test_several_reductions_each_reduce_and_finishing_more_never_lengthens(table
     cube = reduce.label(state)
     found = red.middles(cube, red.phase1(cube))
     assert len(found) > 1 and [t[0] for t in found] == sorted(t[0] for t in found)
-    after = [moves.apply(cube, [m for part in t[1:] for m in part], N) for t in found]
-    assert len(set(after)) == len(after)
+    after = [moves.apply(cube, [m for part in t[1:4] for m in part], N) for t in found]
+    assert after == [t[4] for t in found] and len(set(after)) == len(after)
     for reduced in after:
         assert outer4.part_reduced(reduced) and _wings_with_midges(reduced)
         assert _centres_home(reduce.label(reduced))
@@ -130,9 +130,10 @@ def test_middle_stage_alone_reduces_the_rest_and_keeps_the_x_centres(tables_dir)
     slices = [moves.Move("R", 3, 3, 1), moves.Move("U", 3, 3, 2), moves.Move("F", 3, 3, 3)]
     state = reduce.label(moves.apply(solved(), slices + moves.parse("R U' F2"), N))
     assert outer4.part_reduced(state) and not outer4.matches(state)
-    _, first, pairs, solution = red.middles(state)[0]
+    _, first, pairs, solution, reduced = red.middles(state)[0]
     assert first == []                                  # phase 1's (none) is handed back as is
-    after = reduce.label(moves.apply(state, pairs + solution, N))     # named by the fixed centres again
+    assert reduced == moves.apply(state, pairs + solution, N)
+    after = reduce.label(reduced)                       # named by the fixed centres again
     assert _centres_home(after)
     assert _wings_with_midges(after)
     check_solves(after, solve5.solve(after)[0])
