@@ -19,13 +19,13 @@ and orbits (fast coordinates, the wing orbits), centres, wings, slice, pairs
 
 solve(state, metric, budget) is the engine entry point of cubebot.solver.api;
 solve_stages(state, budget) also returns the length of each stage;
-reduce(state) runs stages 1-5 only, and reductions(state, count) gives several
-equally short reductions (the 5x5x5 solver reduces its outer 4x4x4 part with them).
+reductions(state, count) runs stages 1-5 only and gives up to `count` equally short
+reductions (the 5x5x5 solver reduces its outer 4x4x4 part with them).
 """
 
 from cubebot.solver.solve4.reduce import STAGES, Result
 
-__all__ = ["STAGES", "Result", "reduce", "reductions", "solve", "solve_stages"]
+__all__ = ["STAGES", "Result", "reductions", "solve", "solve_stages"]
 
 
 def solve(state, metric="obtm", budget=None):
@@ -40,20 +40,15 @@ def solve_stages(state, budget=None, directory=None):
     return Reducer(directory).solve(state, budget)
 
 
-def reduce(state, directory=None):
-    """The cube reduced, not finished: (moves, stages).
+def reductions(state, directory=None, count=1):
+    """The cube reduced, not finished: up to `count` reductions of the fewest moves,
+    each (moves, stages), each leaving another reduced cube.
 
     moves: outer and wide turns (OBTM) after which, up to a whole-cube rotation,
     every centre is solved, every edge paired and there is no OLL or PLL
     parity; stages: stage name -> its number of moves (STAGES[:5], or
     {"direct": n} for a cube within a few moves of solved, then solved).
     """
-    return reductions(state, directory)[0]
-
-
-def reductions(state, directory=None, count=1):
-    """Up to `count` reductions of the fewest moves, each (moves, stages) as reduce()
-    gives one (the first is reduce()'s); the others leave another reduced cube."""
     from cubebot.solver.solve4.model import to_physical
     from cubebot.solver.solve4.reduce import Reducer
     reducer = Reducer(directory)

@@ -351,20 +351,14 @@ class Reducer(CentresAndWings):
         finally:
             self.release()
 
-    def reduce(self, state):
-        """Stages 1-5 only, no 3x3x3 finish: (names, parts, cube), parts the
-        fixed-frame moves of the stages STAGES[:5] (names) and cube the reduced
-        lettered state they leave; names is None and parts the one direct
-        solution when the cube is within DIRECT_DEPTH of solved. Tables stay
-        mapped until release()."""
-        names, reductions = self.reductions(state, 1)
-        return (names,) + reductions[0]
-
     def reductions(self, state, max_results=None):
-        """Up to max_results reductions of the fewest moves: (names, [(parts, cube)]),
-        as reduce() gives one, the first the one reduce() gives; different pairs-stage
-        solutions (from other slice solutions or frames) after the same stages 1-3
-        candidate or another."""
+        """Stages 1-5 only, no 3x3x3 finish: up to max_results reductions of the
+        fewest moves, (names, [(parts, cube)]): parts the fixed-frame moves of the
+        stages STAGES[:5] (names) and cube the reduced lettered state they leave;
+        the others are different pairs-stage solutions (from other slice solutions
+        or frames) after the same stages 1-3 candidate or another. names is None
+        and parts the one direct solution when the cube is within DIRECT_DEPTH of
+        solved. Tables stay mapped until release()."""
         max_results = MAX_REDUCED if max_results is None else max_results
         lettered, _ = label(state)
         direct = self._direct(lettered)

@@ -3,7 +3,7 @@ middle, then the 3x3x3 solver.
 
 Stages (see docs/solver5.md and reduce.py):
   1. outer4   the corners, wings and X-centres reduced as a 4x4x4 by
-              cubebot.solver.solve4.reduce                   (outer4.reduce_outer)
+              cubebot.solver.solve4.reductions               (outer4.reduce_outer)
               (each two-layer wide turn written with or without the middle
               slice, widechoice.variants)
   2. tpairs   every T-pair one colour                       (tpairs.TPairStage)

@@ -447,7 +447,7 @@ def test_centres_and_wings_keep_the_frames_near_the_shortest(tables_dir):
         done = moves.apply(lettered, turned.moves_back(m_lr + m_ud + m_eo) if turned else m_lr + m_ud + m_eo)
         assert (done if turned is None else turned.seen(done)) == cube
     # and the whole reduction still finishes to a solved cube
-    names, parts, reduced = reducer.reduce(lettered)
+    names, [(parts, reduced)] = reducer.reductions(lettered, 1)
     reducer.release()
     _finish(lettered, [m for part in parts for m in part])
 
@@ -472,7 +472,7 @@ def test_wing_search_is_capped_in_nodes_and_its_fallback_finishes(tables_dir, mo
     # later frames (with `beat`) are skipped rather than searched on
     assert reducer._centres_and_wings(lettered, beat=len(m_lr2 + m_ud2 + m_eo2) + 5) == []
     reducer.release()
-    names, parts, reduced = reducer.reduce(lettered)
+    names, [(parts, reduced)] = reducer.reductions(lettered, 1)
     reducer.release()
     _finish(lettered, [m for part in parts for m in part])
 
@@ -491,7 +491,7 @@ def test_pairs_tries_are_capped_in_nodes_and_the_fallback_finishes(tables_dir, m
         return search(stage, *args, **kwargs)
     monkeypatch.setattr(reducer, "_search", spy)
     lettered, _ = pieces.label(scramble.random_state(N, seeded(1717)))
-    names, parts, reduced = reducer.reduce(lettered)
+    names, [(parts, reduced)] = reducer.reductions(lettered, 1)
     reducer.release()
     assert len(parts[names.index("pairs")]) > 0
     # the capped tries all ran out, and the fallback ran: one pairs search without a cap
@@ -625,7 +625,7 @@ def test_pairs_deepening_gathers_more_solutions_of_the_same_total(tables_dir):
 def test_reductions_are_distinct_equally_short_and_each_finishes(tables_dir):
     reducer = _reducer(tables_dir)
     lettered, _ = pieces.label(scramble.random_state(N, seeded(1818)))
-    names, parts, reduced = reducer.reduce(lettered)
+    names, [(parts, reduced)] = reducer.reductions(lettered, 1)
     reducer.release()
     names2, found = reducer.reductions(lettered, 4)
     reducer.release()
