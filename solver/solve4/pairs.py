@@ -258,6 +258,7 @@ class PairsSearch(object):
         self.pt = pairs_table
         self.ct = centres_table
         self.ut = ud_table
+        self.nibbles = pairs_table.nibbles() + centres_table.nibbles() + ud_table.nibbles()
         self.moves = list(PAIR_MOVES)
         self.mover = MaskMover(self.moves)
         self.pc = PairCentres(centre_stage, self.mover)
@@ -291,13 +292,17 @@ class PairsSearch(object):
         """max of the three tables; the U/D mask is ranked once for both that use it
         (PairCentres.rank inlined: every state the pairs moves reach has a rank)."""
         masks, ud, e, bit = state
-        x = self.pt[(ud * N_E + e) * N_BIT + bit]
+        pt, pt_at, ct, ct_at, ut, ut_at = self.nibbles        # the three tables read inline
+        r = (ud * N_E + e) * N_BIT + bit
+        x = (pt[pt_at + (r >> 1)] >> ((r & 1) << 2)) & 15
         u = self.ud_mask.rank(masks[0])
         pc = self.pc
         c = ((u * N_SIDE_MASKS + pc.side[0][self.r_coord.rank(masks[1])]) * N_SIDE_MASKS +
              pc.side[1][self.f_coord.rank(masks[2])])
-        y = self.ct[(c * N_E + e) * N_BIT + bit]
+        r = (c * N_E + e) * N_BIT + bit
+        y = (ct[ct_at + (r >> 1)] >> ((r & 1) << 2)) & 15
         if y > x:
             x = y
-        y = self.ut[(u * N_UD + ud) * N_BIT + bit]
+        r = (u * N_UD + ud) * N_BIT + bit
+        y = (ut[ut_at + (r >> 1)] >> ((r & 1) << 2)) & 15
         return x if x > y else y

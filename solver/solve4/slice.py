@@ -154,6 +154,8 @@ class SliceSearch(object):
     def __init__(self, slice_table, centre_table, centre_stage=None, orbit=None):
         self.st = slice_table
         self.ct = centre_table
+        self.slice_bytes, self.slice_offset = slice_table.nibbles()
+        self.centre_distance = centre_table.unpacked()      # 343,000 bytes, one a rank
         self.cs = centre_stage or CentreStage()
         self.orbit = orbit or OrbitMover(PHASE3_MOVES)
         self.moves = self.orbit.moves
@@ -163,14 +165,24 @@ class SliceSearch(object):
         self.by_mask = [None] * (1 << N_ORBIT)
         for c, k in self.ranks.items():
             self.by_mask[sum(1 << x for x in c)] = (k * N_TUPLES, c)
+        self.all_subsets = tuple(combinations(range(N_ORBIT), SLICE_SIZE))
         self.subsets = []
 
     def start(self, orbit_state):
         """The search state of an orbits.OrbitMover state (itself); chooses self.subsets."""
         _, a, b, _ = orbit_state
-        st, ranks = self.st, self.ranks
-        scored = sorted((st[slice_index(ranks, [a[e] for e in edges], [b[e] for e in edges])],
-                         edges) for edges in combinations(range(N_ORBIT), SLICE_SIZE))
+        table, offset, by_mask = self.slice_bytes, self.slice_offset, self.by_mask
+        bit = [1 << x for x in a]
+        digit = [0] * N_ORBIT
+        for e in range(N_ORBIT):
+            digit[a[e]] = b[e]
+        scored = []
+        for edges in self.all_subsets:
+            e0, e1, e2, e3 = edges
+            base, (i0, i1, i2, i3) = by_mask[bit[e0] | bit[e1] | bit[e2] | bit[e3]]
+            r = base + ((digit[i0] * DIGITS + digit[i1]) * DIGITS + digit[i2]) * DIGITS + digit[i3]
+            scored.append(((table[offset + (r >> 1)] >> ((r & 1) << 2)) & 15, edges))
+        scored.sort()
         nearest = scored[0][0]
         self.subsets = [edges for d, edges in scored if d <= nearest + SUBSET_SLACK][:MAX_SUBSETS]
         return orbit_state
@@ -183,8 +195,8 @@ class SliceSearch(object):
         plus the B indices in A-index order: digit[x] is the B index of the edge
         whose A index is x."""
         masks, a, b, _ = state
-        st, by_mask = self.st, self.by_mask
-        y = self.ct[self.cs.rank(masks)]
+        table, offset, by_mask = self.slice_bytes, self.slice_offset, self.by_mask
+        y = self.centre_distance[self.cs.rank(masks)]
         bit = [1 << x for x in a]
         digit = [0] * N_ORBIT
         for e in range(N_ORBIT):
@@ -192,7 +204,8 @@ class SliceSearch(object):
         nearest = None
         for e0, e1, e2, e3 in self.subsets:
             base, (i0, i1, i2, i3) = by_mask[bit[e0] | bit[e1] | bit[e2] | bit[e3]]
-            x = st[base + ((digit[i0] * DIGITS + digit[i1]) * DIGITS + digit[i2]) * DIGITS + digit[i3]]
+            r = base + ((digit[i0] * DIGITS + digit[i1]) * DIGITS + digit[i2]) * DIGITS + digit[i3]
+            x = (table[offset + (r >> 1)] >> ((r & 1) << 2)) & 15     # 4x4-slice[r], inline
             if x <= y:
                 return y
             if nearest is None or x < nearest:

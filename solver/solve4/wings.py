@@ -195,7 +195,9 @@ class WingStage(object):
         # apply and heuristic as closures over bound methods: the search calls them at
         # every node (tens of thousands a solve), and each saved call counts on the brick
         eo_apply, centre_apply = self.eo.mover.apply, self.centres.mover.apply3
-        eo_rank, eo_get, centre_get = self.eo.coord.rank, eo_table.__getitem__, centre_table.__getitem__
+        eo_rank = self.eo.coord.rank
+        eo_bytes, eo_offset = eo_table.nibbles()           # 4x4-eo read inline (no call an entry)
+        centre_get = centre_table.unpacked().__getitem__   # 343,000 bytes, one a rank
         (cu, cr, cf), base = self.centres.cs.coords, self.centres.cs.base
         cu, cr, cf = cu.rank, cr.rank, cf.rank
 
@@ -204,7 +206,8 @@ class WingStage(object):
 
         def heuristic(state):
             u, r, f = state[1]
-            a = eo_get(eo_rank(state[0]))
+            x = eo_rank(state[0])
+            a = (eo_bytes[eo_offset + (x >> 1)] >> ((x & 1) << 2)) & 15
             b = centre_get((cu(u) * base + cr(r)) * base + cf(f))
             return a if a > b else b
 

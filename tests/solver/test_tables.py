@@ -53,6 +53,13 @@ def test_dense_round_trip(tmp_path, bits, encoding, top):
     assert table.values(ranks) == [table[r] for r in ranks]
     unpacked = table.unpacked()       # 1001 entries: an odd count, the last byte half used
     assert isinstance(unpacked, bytes) and list(unpacked) == [table[r] for r in range(len(dist))]
+    if bits == 4:
+        buf, at = table.nibbles()
+        assert [(buf[at + (r >> 1)] >> ((r & 1) << 2)) & 15 for r in range(len(dist))] == \
+            [table[r] for r in range(len(dist))]
+    else:
+        with pytest.raises(TableError, match="2 bits per entry, expected 4"):
+            table.nibbles()
     table.close()
 
 
