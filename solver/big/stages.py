@@ -1,16 +1,21 @@
 """The cycle stages: the centre and wing orbits outside the view, by table 3-cycles.
 
-Both are greedy: each step takes the 3-cycle with the fewest moves per piece
+A step is a 3-cycle (or a block, below) and is weighed by its moves per piece
 it puts home (net; moves counted after merging with the solution's last TAIL
 moves). A table cycle moves nothing but its three pieces (up to the outer
 turns left out, below), so what is joined stays joined; each step joins at
-least one piece more, so a stage ends within 2 x 24 steps per orbit.
+least one piece more, so a stage ends within 2 x 24 steps per orbit. The wing
+stage is greedy: each step the one with the fewest moves per piece.
 
 The centre stage takes all centre orbits at once and weighs the table's block
 commutators (cycles.block_commutators: three rectangles of centres of several
 orbits cycled for 12 moves), and each of them moved by an outer turn (S C S',
 14 moves; an outer turn keeps the centres outside the view outside it),
-against the best 3-cycle of every orbit.
+beside the 3-cycles of every orbit. It is a beam: BEAM_WIDTH cubes are kept,
+each followed by its STEP_CHOICES steps with the fewest moves per facelet, the
+children ranked by moves + FACELET_WEIGHT x centre facelets not yet joined;
+the shortest finished solution is kept (the greedy it replaced, one cube and
+its one best step, was 5-10% longer: docs/solver-big.md).
 
 Open cycles: a cycle's closing outer turns are left out (`opened`): an
 outer turn turns whole edges and a whole face of centres with their view
@@ -33,11 +38,14 @@ from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, invert, permutation, simplify
 from cubebot.solver.solve5.cycletables import orientations
-from .views import blown_up
+from .views import blown_up, joins
 from .cycles import N_SLOTS, TURNS, cycle_key, decode, move_list, read_blocks, setup_moves, slot_map, table_name
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
 CHOICES = 40                   # 3-cycles of the best gain compared by length, per step
+BEAM_WIDTH = 8                 # centre stage: cubes kept after each step ...
+STEP_CHOICES = 6               # ... each followed by its this many best steps ...
+FACELET_WEIGHT = 2.5           # ... ranked by moves + this x centre facelets not yet joined
 
 
 def opened(moves):
@@ -96,23 +104,27 @@ class _CycleStage(object):
                                  for f in FACES for t in TURNS]
         return self._maps[index]
 
-    def _best(self, index, tiers, solution, best=None):
-        """(net, cost, moves): the cheapest per piece of `tiers` ({net: cycles}) and `best`;
-        the cycles of the best gain are weighed after each outer turn too (only those: on
-        the 7x7x7 all of them cost 2.6 s a solve more for no fewer moves)."""
+    def _cycle_steps(self, index, tiers, solution):
+        """(net, cost, moves) of every cycle of `tiers` ({net: cycles}), opened; the cycles
+        of the best gain also after each outer turn (only those: on the 7x7x7 all of them
+        cost 2.6 s a solve more for no fewer moves)."""
         top = max(tiers) if tiers else 0
         for net in sorted(tiers):
             turned = self._turned(index) if net == top else ()
             for a, b, c in tiers[net]:
                 moves = opened(self.cycle(index, a, b, c))
-                cost = added(solution, moves)
-                if best is None or cost * best[0] < best[1] * net:
-                    best = (net, cost, moves)
+                yield net, added(solution, moves), moves
                 for turn, m in turned:
                     moves = [turn] + opened(self.cycle(index, m[a], m[b], m[c]))
-                    cost = added(solution, moves)
-                    if cost * best[0] < best[1] * net:
-                        best = (net, cost, moves)
+                    yield net, added(solution, moves), moves
+
+    def _best(self, index, tiers, solution):
+        """(net, cost, moves): the cycle of `tiers` with the fewest moves per piece (the
+        first such)."""
+        best = None
+        for step in self._cycle_steps(index, tiers, solution):
+            if best is None or step[1] * best[0] < best[1] * step[0]:
+                best = step
         return best
 
 
@@ -191,31 +203,65 @@ class CentreStage(_CycleStage):
                             tier.append((a, b, c))
         return tiers
 
+    def _steps(self, cube, solution, centres, blocks):
+        """The STEP_CHOICES steps with the fewest moves per facelet joined (net, moves
+        after merging with the solution's tail), distinct, the first found first among
+        equals: [(moves per facelet, net, moves)]; [] when every centre is joined."""
+        goal = blown_up(cube, self.n)
+        found = []
+        for index in centres:
+            tiers = self._tiers(cube, goal, self.orbits[index][2])
+            for net, cost, moves in self._cycle_steps(index, tiers, solution):
+                found.append((cost / net, len(found), net, moves))
+        for moved, source, coded in blocks:
+            target = moved(goal)
+            net = sum(map(eq, source(cube), target)) - sum(map(eq, moved(cube), target))
+            if net > 0:
+                moves = opened(self.block_moves(coded))
+                found.append((added(solution, moves) / net, len(found), net, moves))
+        steps, seen = [], set()
+        for rate, _, net, moves in sorted(found, key=itemgetter(0, 1)):
+            key = tuple(moves)
+            if key not in seen:
+                seen.add(key)
+                steps.append((rate, net, moves))
+                if len(steps) == STEP_CHOICES:
+                    break
+        return steps
+
     def solve(self, cube):
         """Moves after which every centre facelet outside the view shows its view facelet's
-        colour (views.blown_up)."""
+        colour (views.blown_up): a beam over the steps of `_steps` (see the module
+        docstring), the shortest finished solution."""
+        n = self.n
         centres = [index for index, orbit in enumerate(self.orbits) if orbit[0] == "centre"]
+        pairs = joins(n)[0]
         blocks = self.load_blocks()
-        solution = []
+        beam, best = [(cube, [])], None
         for _ in range(2 * N_SLOTS * len(centres)):
-            goal = blown_up(cube, self.n)
-            best = None
-            for index in centres:
-                best = self._best(index, self._tiers(cube, goal, self.orbits[index][2]), solution, best)
-            if best is None:
-                return solution
-            for moved, source, coded in blocks:
-                target = moved(goal)
-                net = sum(map(eq, source(cube), target)) - sum(map(eq, moved(cube), target))
-                if net > 0:
-                    moves = opened(self.block_moves(coded))
-                    cost = added(solution, moves)
-                    if cost * best[0] < best[1] * net:
-                        best = (net, cost, moves)
-            solution = simplify(solution + best[2])
-            cube = apply(cube, best[2], self.n)
+            children, seen = [], set()
+            for cube, solution in beam:
+                for _, _, moves in self._steps(cube, solution, centres, blocks):
+                    after = apply(cube, moves, n)
+                    if after in seen:
+                        continue
+                    seen.add(after)
+                    merged = simplify(solution + moves)
+                    left = sum(1 for a, b in pairs if after[a] != after[b])
+                    if not left:
+                        if best is None or len(merged) < len(best):
+                            best = merged
+                    elif best is None or len(merged) < len(best):
+                        children.append((len(merged) + FACELET_WEIGHT * left, len(children),
+                                         after, merged))
+            if not children:
+                if best is None:           # nothing was left to join
+                    return []
+                return best
+            children.sort(key=itemgetter(0, 1))
+            beam = [(after, merged) for _, _, after, merged in children[:BEAM_WIDTH]]
         raise TableError("the centres were not solved in {} steps: table {} is wrong".format(
-            2 * N_SLOTS * len(centres), table_name(self.n)))
+            2 * N_SLOTS * len(centres), table_name(n)))
 
 
 def orientation(slots, n):

@@ -147,6 +147,29 @@ def test_the_centre_and_wing_stages_alone_finish_a_cube_of_their_group(tables_di
     assert after == views.blown_up(after, n)
 
 
+def test_the_centre_beam_is_no_longer_than_the_greedy_it_replaced(tables_dir, monkeypatch):
+    # the centre stage of a seeded 6x6x6 after its first stages: the beam (stages.BEAM_WIDTH
+    # cubes, each followed by its STEP_CHOICES best steps) against one cube taking its one
+    # best step each time (the greedy it replaced); both must join every centre
+    from cubebot.solver.big import stages
+    red = reduce.Reducer(6)
+    cube = _scrambled(6, 6606)
+    cube = moves.apply(cube, red.free.solve(cube), 6)
+    cube = moves.apply(cube, red.slices.solve(cube, views.blown_up(cube, 6)), 6)
+    cube = moves.apply(cube, red.pairing.solve(cube), 6)
+    cube = moves.apply(cube, red.parity(cube, views.blown_up(cube, 6)), 6)
+    lengths = []
+    for width, choices in ((1, 1), (stages.BEAM_WIDTH, stages.STEP_CHOICES)):
+        monkeypatch.setattr(stages, "BEAM_WIDTH", width)
+        monkeypatch.setattr(stages, "STEP_CHOICES", choices)
+        solution = red.centres.solve(cube)
+        after = moves.apply(cube, solution, 6)
+        centre_pairs = views.joins(6)[0]
+        assert all(after[a] == after[b] for a, b in centre_pairs)
+        lengths.append(len(solution))
+    assert lengths[1] < lengths[0], lengths
+
+
 @pytest.mark.parametrize("n", SIZES)
 def test_orbits_partition_the_pieces_and_every_turn_keeps_them(n):
     centres = views.centre_orbits(n)
