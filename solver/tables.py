@@ -331,13 +331,14 @@ class DenseTable(_Mapped):
         """Every entry, one byte each, as bytes (unpacked[rank] == self[rank]): for a
         small table read in a tight loop (no call per entry). The size in bytes is the
         entry count."""
-        data = self.mm[HEADER.size:]
         per_byte = 1 << self._shift
-        out = bytearray(len(data) * per_byte)
+        out = bytearray(self.count)
         for k in range(per_byte):
             shift = k * self.bits
-            out[k::per_byte] = data.translate(bytes((b >> shift) & self._mask for b in range(256)))
-        return bytes(out[:self.count])
+            # entry k of each byte: bytes k, k + per_byte, ... of out (no copy of the whole)
+            part = self.mm[HEADER.size:HEADER.size + len(range(k, self.count, per_byte))]
+            out[k::per_byte] = part.translate(bytes((b >> shift) & self._mask for b in range(256)))
+        return bytes(out)
 
     def values(self, ranks):
         """[self[r] for r in ranks], in one loop (no call per entry)."""

@@ -72,6 +72,15 @@ def slice_index(ranks, a4, b4):
                                     items[2][1]) * DIGITS + items[3][1]
 
 
+def _bits_and_digits(a, b):
+    """(bit, digit) of an orbit state's A and B indices: bit[e] the mask bit of edge e's A
+    index, digit[x] the B index of the edge whose A index is x."""
+    digit = [0] * N_ORBIT
+    for e in range(N_ORBIT):
+        digit[a[e]] = b[e]
+    return [1 << x for x in a], digit
+
+
 class SliceTable(object):
     """Table spec of 4x4-slice: goals and neighbours for the shared builder."""
 
@@ -155,7 +164,7 @@ class SliceSearch(object):
         self.st = slice_table
         self.ct = centre_table
         self.slice_bytes, self.slice_offset = slice_table.nibbles()
-        self.centre_distance = centre_table.unpacked()      # 343,000 bytes, one a rank
+        self.centre_bytes, self.centre_offset = centre_table.nibbles()
         self.cs = centre_stage or CentreStage()
         self.orbit = orbit or OrbitMover(PHASE3_MOVES)
         self.moves = self.orbit.moves
@@ -172,10 +181,7 @@ class SliceSearch(object):
         """The search state of an orbits.OrbitMover state (itself); chooses self.subsets."""
         _, a, b, _ = orbit_state
         table, offset, by_mask = self.slice_bytes, self.slice_offset, self.by_mask
-        bit = [1 << x for x in a]
-        digit = [0] * N_ORBIT
-        for e in range(N_ORBIT):
-            digit[a[e]] = b[e]
+        bit, digit = _bits_and_digits(a, b)
         scored = []
         for edges in self.all_subsets:
             e0, e1, e2, e3 = edges
@@ -196,11 +202,9 @@ class SliceSearch(object):
         whose A index is x."""
         masks, a, b, _ = state
         table, offset, by_mask = self.slice_bytes, self.slice_offset, self.by_mask
-        y = self.centre_distance[self.cs.rank(masks)]
-        bit = [1 << x for x in a]
-        digit = [0] * N_ORBIT
-        for e in range(N_ORBIT):
-            digit[a[e]] = b[e]
+        r = self.cs.rank(masks)
+        y = (self.centre_bytes[self.centre_offset + (r >> 1)] >> ((r & 1) << 2)) & 15
+        bit, digit = _bits_and_digits(a, b)
         nearest = None
         for e0, e1, e2, e3 in self.subsets:
             base, (i0, i1, i2, i3) = by_mask[bit[e0] | bit[e1] | bit[e2] | bit[e3]]

@@ -197,7 +197,7 @@ class WingStage(object):
         eo_apply, centre_apply = self.eo.mover.apply, self.centres.mover.apply3
         eo_rank = self.eo.coord.rank
         eo_bytes, eo_offset = eo_table.nibbles()           # 4x4-eo read inline (no call an entry)
-        centre_get = centre_table.unpacked().__getitem__   # 343,000 bytes, one a rank
+        centre_bytes, centre_offset = centre_table.nibbles()
         (cu, cr, cf), base = self.centres.cs.coords, self.centres.cs.base
         cu, cr, cf = cu.rank, cr.rank, cf.rank
 
@@ -208,7 +208,8 @@ class WingStage(object):
             u, r, f = state[1]
             x = eo_rank(state[0])
             a = (eo_bytes[eo_offset + (x >> 1)] >> ((x & 1) << 2)) & 15
-            b = centre_get((cu(u) * base + cr(r)) * base + cf(f))
+            x = (cu(u) * base + cr(r)) * base + cf(f)
+            b = (centre_bytes[centre_offset + (x >> 1)] >> ((x & 1) << 2)) & 15
             return a if a > b else b
 
         self.apply, self.heuristic = apply, heuristic
