@@ -147,7 +147,7 @@ def test_the_centre_and_wing_stages_alone_finish_a_cube_of_their_group(tables_di
     assert after == views.blown_up(after, n)
 
 
-def test_the_centre_beam_is_no_longer_than_the_greedy_it_replaced(tables_dir, monkeypatch):
+def test_the_centre_beam_is_shorter_than_the_greedy_it_replaced(tables_dir, monkeypatch):
     # the centre stage of a seeded 6x6x6 after its first stages: the beam (stages.BEAM_WIDTH
     # cubes, each followed by its STEP_CHOICES best steps) against one cube taking its one
     # best step each time (the greedy it replaced); both must join every centre
