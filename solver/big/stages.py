@@ -4,18 +4,20 @@ A step is a 3-cycle (or a block, below) and is weighed by its moves per piece
 it puts home (net; moves counted after merging with the solution's last TAIL
 moves). A table cycle moves nothing but its three pieces (up to the outer
 turns left out, below), so what is joined stays joined; each step joins at
-least one piece more, so a stage ends within 2 x 24 steps per orbit. The wing
-stage is greedy: each step the one with the fewest moves per piece.
+least one piece more, so a stage ends within 2 x 24 steps per orbit. Both
+stages are beams (`_CycleStage._beam`): a few cubes kept after each step, each
+followed by its few steps with the fewest moves per piece, the children ranked
+by moves + a weight x pieces not yet home; the wing stage runs one orbit at a
+time.
 
 The centre stage takes all centre orbits at once and weighs the table's block
 commutators (cycles.block_commutators: three rectangles of centres of several
 orbits cycled for 12 moves), and each of them moved by an outer turn (S C S',
 14 moves; an outer turn keeps the centres outside the view outside it),
-beside the 3-cycles of every orbit. It is a beam: BEAM_WIDTH cubes are kept,
-each followed by its STEP_CHOICES steps with the fewest moves per facelet, the
-children ranked by moves + FACELET_WEIGHT x centre facelets not yet joined;
-the shortest finished solution is kept (the greedy it replaced, one cube and
-its one best step, was 5-10% longer: docs/solver-big.md).
+beside the 3-cycles of every orbit (beam: BEAM_WIDTH, STEP_CHOICES,
+FACELET_WEIGHT; the wings' WING_*). The greedy they replaced, one cube and its
+one best step, was 5-10% longer for the centres and up to 15% for the wings
+(docs/solver-big.md).
 
 Open cycles: a cycle's closing outer turns are left out (`opened`): an
 outer turn turns whole edges and a whole face of centres with their view
@@ -46,6 +48,9 @@ CHOICES = 40                   # 3-cycles of the best gain compared by length, p
 BEAM_WIDTH = 8                 # centre stage: cubes kept after each step ...
 STEP_CHOICES = 6               # ... each followed by its this many best steps ...
 FACELET_WEIGHT = 2.5           # ... ranked by moves + this x centre facelets not yet joined
+WING_BEAM_WIDTH = 8            # wing stage, orbit by orbit: cubes kept after each step ...
+WING_STEP_CHOICES = 6          # ... each followed by its this many best 3-cycles ...
+WING_WEIGHT = 3.0              # ... ranked by moves + this x wings of the orbit not home
 
 
 def opened(moves):
@@ -77,22 +82,41 @@ class _CycleStage(object):
                              "build --size {}`".format(table_name(self.n), a, b, c, index, self.n))
         return decode(value, self.n)
 
-    def _run(self, cube, kind, step):
-        """Apply greedy steps to each orbit of `kind` until step returns None."""
-        solution = []
-        for index, (k, _, slots) in enumerate(self.orbits):
-            if k != kind:
-                continue
-            for _ in range(2 * N_SLOTS):
-                moves = step(cube, index, slots, solution)
-                if moves is None:
+    def _beam(self, cube, solution, steps, left, width, weight, max_steps):
+        """(cube, solution) after a beam search from `cube` (reached by `solution`): `width`
+        cubes kept, each followed by steps(cube, solution) ([(moves per piece, net, moves)],
+        best first), the children (distinct cubes) ranked by moves + weight x left(cube)
+        (pieces not yet home); the first of the shortest finished (left 0) is returned.
+        Every step puts at least one piece home, so it ends within max_steps steps."""
+        n = self.n
+        beam, best = [(cube, solution)], None
+        if not left(cube):
+            return cube, solution
+        for _ in range(max_steps):
+            children, seen = [], set()
+            for cube, solution in beam:
+                for _, _, moves in steps(cube, solution):
+                    after = apply(cube, moves, n)
+                    if after in seen:
+                        continue
+                    seen.add(after)
+                    merged = simplify(solution + moves)
+                    if best is not None and len(merged) >= len(best[1]):
+                        continue
+                    remaining = left(after)
+                    if remaining:
+                        children.append((len(merged) + weight * remaining, len(children), after,
+                                         merged))
+                    else:
+                        best = (after, merged)
+            if not children:
+                if best is None:
                     break
-                solution = simplify(solution + moves)
-                cube = apply(cube, moves, self.n)
-            else:
-                raise TableError("orbit {} was not solved in {} cycles: table {} is wrong".format(
-                    index, 2 * N_SLOTS, table_name(self.n)))
-        return solution
+                return best
+            children.sort(key=itemgetter(0, 1))
+            beam = [(after, merged) for _, _, after, merged in children[:width]]
+        raise TableError("the {} stage did not finish in {} steps: table {} is wrong".format(
+            type(self).__name__, max_steps, table_name(n)))
 
     def _turned(self, index):
         """[(outer turn, slot map)] of an orbit: the cycle a -> b -> c after the turn W is
@@ -118,14 +142,20 @@ class _CycleStage(object):
                     moves = [turn] + opened(self.cycle(index, m[a], m[b], m[c]))
                     yield net, added(solution, moves), moves
 
-    def _best(self, index, tiers, solution):
-        """(net, cost, moves): the cycle of `tiers` with the fewest moves per piece (the
-        first such)."""
-        best = None
-        for step in self._cycle_steps(index, tiers, solution):
-            if best is None or step[1] * best[0] < best[1] * step[0]:
-                best = step
-        return best
+    @staticmethod
+    def _cheapest(found, count):
+        """The `count` steps of `found` ([(moves per piece, order, net, moves)]) with the fewest
+        moves per piece, distinct, the first found first among equals: [(moves per piece, net,
+        moves)]."""
+        steps, seen = [], set()
+        for rate, _, net, moves in sorted(found, key=itemgetter(0, 1)):
+            key = tuple(moves)
+            if key not in seen:
+                seen.add(key)
+                steps.append((rate, net, moves))
+                if len(steps) == count:
+                    break
+        return steps
 
 
 def _permutation_of(moves, places, n):
@@ -219,49 +249,24 @@ class CentreStage(_CycleStage):
             if net > 0:
                 moves = opened(self.block_moves(coded))
                 found.append((added(solution, moves) / net, len(found), net, moves))
-        steps, seen = [], set()
-        for rate, _, net, moves in sorted(found, key=itemgetter(0, 1)):
-            key = tuple(moves)
-            if key not in seen:
-                seen.add(key)
-                steps.append((rate, net, moves))
-                if len(steps) == STEP_CHOICES:
-                    break
-        return steps
+        return self._cheapest(found, STEP_CHOICES)
 
     def solve(self, cube):
         """Moves after which every centre facelet outside the view shows its view facelet's
         colour (views.blown_up): a beam over the steps of `_steps` (see the module
         docstring), the shortest finished solution."""
-        n = self.n
         centres = [index for index, orbit in enumerate(self.orbits) if orbit[0] == "centre"]
-        pairs = joins(n)[0]
+        pairs = joins(self.n)[0]
         blocks = self.load_blocks()
-        beam, best = [(cube, [])], None
-        for _ in range(2 * N_SLOTS * len(centres)):
-            children, seen = [], set()
-            for cube, solution in beam:
-                for _, _, moves in self._steps(cube, solution, centres, blocks):
-                    after = apply(cube, moves, n)
-                    if after in seen:
-                        continue
-                    seen.add(after)
-                    merged = simplify(solution + moves)
-                    left = sum(1 for a, b in pairs if after[a] != after[b])
-                    if not left:
-                        if best is None or len(merged) < len(best):
-                            best = merged
-                    elif best is None or len(merged) < len(best):
-                        children.append((len(merged) + FACELET_WEIGHT * left, len(children),
-                                         after, merged))
-            if not children:
-                if best is None:           # nothing was left to join
-                    return []
-                return best
-            children.sort(key=itemgetter(0, 1))
-            beam = [(after, merged) for _, _, after, merged in children[:BEAM_WIDTH]]
-        raise TableError("the centres were not solved in {} steps: table {} is wrong".format(
-            2 * N_SLOTS * len(centres), table_name(n)))
+
+        def steps(cube, solution):
+            return self._steps(cube, solution, centres, blocks)
+
+        def left(cube):
+            return sum(1 for a, b in pairs if cube[a] != cube[b])
+
+        return self._beam(cube, [], steps, left, BEAM_WIDTH, FACELET_WEIGHT,
+                          2 * N_SLOTS * len(centres))[1]
 
 
 def orientation(slots, n):
@@ -307,23 +312,41 @@ class WingStage(_CycleStage):
             raise InvalidCube("a wing of the {0}x{0}x{0} is on the cube twice".format(n))
         return result
 
+    def _tiers(self, dest):
+        """{pieces placed: up to CHOICES 3-cycles (a, b, c)} of one orbit's wings."""
+        wrong = [s for s in range(N_SLOTS) if dest[s] != s]
+        tiers = {}
+        for a in wrong:
+            b = dest[a]
+            for c in wrong:
+                if c != a and c != b:
+                    placed = 1 + (dest[b] == c) + (dest[c] == a)
+                    tier = tiers.setdefault(placed, [])
+                    if len(tier) < CHOICES:
+                        tier.append((a, b, c))
+        return tiers
+
     def solve(self, cube):
         """Moves after which every wing outside the view is home: shows the colours of its
-        view wing (each orbit even)."""
+        view wing (each orbit even); a beam orbit by orbit (WING_BEAM_WIDTH cubes, each
+        followed by its WING_STEP_CHOICES 3-cycles with the fewest moves per wing placed,
+        ranked by moves + WING_WEIGHT x wings of the orbit not home)."""
+        solution = []
+        for index, orbit in enumerate(self.orbits):
+            if orbit[0] != "wing":
+                continue
 
-        def step(cube, index, slots, solution):
-            dest = self.dest(cube, index, blown_up(cube, self.n))
-            wrong = [s for s in range(N_SLOTS) if dest[s] != s]
-            if not wrong:
-                return None
-            tiers = {}
-            for a in wrong:
-                b = dest[a]
-                for c in wrong:
-                    if c != a and c != b:
-                        placed = 1 + (dest[b] == c) + (dest[c] == a)
-                        tier = tiers.setdefault(placed, [])
-                        if len(tier) < CHOICES:
-                            tier.append((a, b, c))
-            return self._best(index, tiers, solution)[2]
-        return self._run(cube, "wing", step)
+            def dest(cube, index=index):
+                return self.dest(cube, index, blown_up(cube, self.n))
+
+            def steps(cube, solution, index=index):
+                found = [(cost / net, k, net, moves) for k, (net, cost, moves) in
+                         enumerate(self._cycle_steps(index, self._tiers(dest(cube)), solution))]
+                return self._cheapest(found, WING_STEP_CHOICES)
+
+            def left(cube):
+                return sum(1 for s, d in enumerate(dest(cube)) if d != s)
+
+            cube, solution = self._beam(cube, solution, steps, left, WING_BEAM_WIDTH, WING_WEIGHT,
+                                        2 * N_SLOTS)
+        return solution

@@ -147,10 +147,11 @@ def test_the_centre_and_wing_stages_alone_finish_a_cube_of_their_group(tables_di
     assert after == views.blown_up(after, n)
 
 
-def test_the_centre_beam_is_shorter_than_the_greedy_it_replaced(tables_dir, monkeypatch):
-    # the centre stage of a seeded 6x6x6 after its first stages: the beam (stages.BEAM_WIDTH
+def test_the_centre_and_wing_beams_are_shorter_than_the_greedy_they_replaced(tables_dir,
+                                                                             monkeypatch):
+    # the centre and wing stages of a seeded 6x6x6 after its first stages: each beam (WIDTH
     # cubes, each followed by its STEP_CHOICES best steps) against one cube taking its one
-    # best step each time (the greedy it replaced); both must join every centre
+    # best step each time (the greedy it replaced); both must finish their pieces
     from cubebot.solver.big import stages
     red = reduce.Reducer(6)
     cube = _scrambled(6, 6606)
@@ -158,16 +159,24 @@ def test_the_centre_beam_is_shorter_than_the_greedy_it_replaced(tables_dir, monk
     cube = moves.apply(cube, red.slices.solve(cube, views.blown_up(cube, 6)), 6)
     cube = moves.apply(cube, red.pairing.solve(cube), 6)
     cube = moves.apply(cube, red.parity(cube, views.blown_up(cube, 6)), 6)
-    lengths = []
-    for width, choices in ((1, 1), (stages.BEAM_WIDTH, stages.STEP_CHOICES)):
-        monkeypatch.setattr(stages, "BEAM_WIDTH", width)
-        monkeypatch.setattr(stages, "STEP_CHOICES", choices)
-        solution = red.centres.solve(cube)
-        after = moves.apply(cube, solution, 6)
-        centre_pairs = views.joins(6)[0]
-        assert all(after[a] == after[b] for a, b in centre_pairs)
-        lengths.append(len(solution))
-    assert lengths[1] < lengths[0], lengths
+    centre_pairs = views.joins(6)[0]
+    for stage, width, choices in ((red.centres, "BEAM_WIDTH", "STEP_CHOICES"),
+                                  (red.wings, "WING_BEAM_WIDTH", "WING_STEP_CHOICES")):
+        lengths = []
+        for greedy in (True, False):
+            if greedy:
+                monkeypatch.setattr(stages, width, 1)
+                monkeypatch.setattr(stages, choices, 1)
+            else:
+                monkeypatch.undo()
+            solution = stage.solve(cube)
+            after = moves.apply(cube, solution, 6)
+            assert all(after[a] == after[b] for a, b in centre_pairs)
+            if stage is red.wings:
+                assert after == views.blown_up(after, 6)        # every wing home too
+            lengths.append(len(solution))
+        assert lengths[1] < lengths[0], (width, lengths)
+        cube = moves.apply(cube, red.centres.solve(cube), 6) if stage is red.centres else cube
 
 
 @pytest.mark.parametrize("n", SIZES)
