@@ -385,6 +385,13 @@ def test_slice_heuristic_reads_the_same_entries_as_slice_index(tables_dir):
                           for c in search.subsets)
             expected = max(search.ct[search.cs.rank(centres)], nearest)
             assert search.heuristic((centres, tuple(a), tuple(b), 0)) == expected
+            # start() scores all 495 sets by the same inline reads
+            scored = sorted((search.st[slice_stage.slice_index(search.ranks, [a[e] for e in c],
+                                                               [b[e] for e in c])], c)
+                            for c in combinations(range(12), 4))
+            search.start((centres, tuple(a), tuple(b), 0))
+            assert search.subsets == [c for d, c in scored if d <= scored[0][0] +
+                                      slice_stage.SUBSET_SLACK][:slice_stage.MAX_SUBSETS]
     finally:
         reducer.release()
 
