@@ -8,21 +8,23 @@ under the grouped turns the smaller solver uses at the end, so work here is
 never undone. Early on one turn joins several facelets, where a table
 3-cycle later pays about 11 moves for two or three.
 
-A beam search (width WIDTH, single turns as steps) keeps the cubes with the
-least  moves + CENTRE_WEIGHT x (centre facelets not joined)
-            + WING_WEIGHT x (wing facelets not joined);
+`JoinBeam` is the search (the insert stage, insertbeam.py, runs it over other
+steps): a beam (width WIDTH, single turns as steps here) keeps the cubes with
+the least  moves + CENTRE_WEIGHT x (centre facelets not joined)
+                 + WING_WEIGHT x (wing facelets not joined);
 the weights are about what the table 3-cycles pay per piece afterwards, so
 the path to the best score seen is where the cycles become cheaper than
 more turns. It stops after MAX_STEPS steps or STALL steps without a better
 best score. Only the scores of children are computed from the parent (two
-index lists per turn), the full cube only for the WIDTH kept.
+index lists per step and kind), the full cube only for the WIDTH kept.
 """
 
 from operator import itemgetter, ne
 
 from cubebot.solver.facelets import FACES
-from cubebot.solver.moves import Move, permutation, simplify
-from .views import joins, slice_turns
+from cubebot.solver.moves import Move, apply, permutation, simplify
+from .cycles import compose
+from .views import joins, written
 
 WIDTH = 12                     # cubes kept per step
 CENTRE_WEIGHT = 4.0            # moves charged per centre facelet not joined (a 3-cycle: ~11 per 2-3)
@@ -39,65 +41,78 @@ def free_turns(n):
     return result
 
 
-def _getter(indices):
-    return itemgetter(*indices)
+class JoinBeam(object):
+    """A bounded beam over steps (lists of written moves) scored by the facelets
+    outside the view not joined (views.joins), weighted per kind."""
 
-
-class FreeStage(object):
-    """The beam search of the free stage for one cube size."""
-
-    def __init__(self, n):
+    def __init__(self, n, steps):
+        """steps: lists of written moves (each costs its length). The index lists
+        hold the one int object of `places` for each facelet (no int object per step)."""
         self.n = n
-        centres, wings = joins(n)
-        self.turns = []
-        for move, cost in free_turns(n):
-            p = permutation(move, n)
-            self.turns.append((move, cost, p,
-                               _getter([p[a] for a, _ in centres]), _getter([p[b] for _, b in centres]),
-                               _getter([p[a] for a, _ in wings]), _getter([p[b] for _, b in wings])))
+        self.centres, self.wings = joins(n)
+        size = 6 * n * n
+        places = tuple(range(size))
+        self.steps = []
+        for seq in steps:
+            p = compose([permutation(m, n) for m in seq], size)
+            self.steps.append((tuple(seq), len(seq),
+                               self._getters(self.centres, p, places),
+                               self._getters(self.wings, p, places)))
 
-    def solve(self, cube):
-        """Moves (outer and wide turns) after which many facelets are joined."""
+    @staticmethod
+    def _getters(pairs, p, places):
+        return (itemgetter(*[places[p[a]] for a, _ in pairs]),
+                itemgetter(*[places[p[b]] for _, b in pairs]))
+
+    def score(self, cube, centre_weight, wing_weight):
+        return centre_weight * sum(1 for a, b in self.centres if cube[a] != cube[b]) + \
+            wing_weight * sum(1 for a, b in self.wings if cube[a] != cube[b])
+
+    def search(self, cube, width, centre_weight, wing_weight, max_steps, stall):
+        """The written moves of the path to the best score seen (maybe none)."""
         beam = [(0, cube, None)]
-        start = self._score(cube)
-        best = (start, ())
+        best = (self.score(cube, centre_weight, wing_weight), ())
         paths = {cube: ()}
         stalled = 0
-        for _ in range(MAX_STEPS):
+        for _ in range(max_steps):
             children = []
             for cost, shown, last in beam:
-                for index, (move, c, _, ca, cb, wa, wb) in enumerate(self.turns):
-                    if move == last:
+                for index, (_, c, (ca, cb), (wa, wb)) in enumerate(self.steps):
+                    if index == last:
                         continue
-                    bad = CENTRE_WEIGHT * sum(map(ne, ca(shown), cb(shown))) + \
-                        WING_WEIGHT * sum(map(ne, wa(shown), wb(shown)))
+                    bad = centre_weight * sum(map(ne, ca(shown), cb(shown)))
+                    if wing_weight:
+                        bad += wing_weight * sum(map(ne, wa(shown), wb(shown)))
                     children.append((cost + c + bad, cost + c, index, shown))
             children.sort()
             beam, kept = [], {}
             for score, cost, index, shown in children:
-                move, _, p = self.turns[index][:3]
-                after = "".join([shown[i] for i in p])
+                after = apply(shown, self.steps[index][0], self.n)
                 if after in kept:
                     continue
                 kept[after] = paths[shown] + (index,)
-                beam.append((cost, after, move))
+                beam.append((cost, after, index))
                 if score < best[0]:
                     best = (score, kept[after])
                     stalled = -1
-                if len(beam) == WIDTH:
+                if len(beam) == width:
                     break
             paths = kept
             stalled += 1
-            if stalled >= STALL:
+            if stalled >= stall:
                 break
-        moves = []
-        for index in best[1]:
-            m = self.turns[index][0]
-            moves += slice_turns(m.face, m.first, m.turns, self.n) if m.first > 1 else [m]
-        return simplify(moves)
+        return simplify([m for index in best[1] for m in self.steps[index][0]])
+
+
+class FreeStage(JoinBeam):
+    """The beam search of the free stage for one cube size: single free turns."""
+
+    def __init__(self, n):
+        JoinBeam.__init__(self, n, [written([move], n) for move, _ in free_turns(n)])
+
+    def solve(self, cube):
+        """Moves (outer and wide turns) after which many facelets are joined."""
+        return self.search(cube, WIDTH, CENTRE_WEIGHT, WING_WEIGHT, MAX_STEPS, STALL)
 
     def _score(self, cube):
-        n = self.n
-        centres, wings = joins(n)
-        return CENTRE_WEIGHT * sum(1 for a, b in centres if cube[a] != cube[b]) + \
-            WING_WEIGHT * sum(1 for a, b in wings if cube[a] != cube[b])
+        return self.score(cube, CENTRE_WEIGHT, WING_WEIGHT)
