@@ -6,7 +6,8 @@ for an odd N: a 5x5x5) each stand for a group of rows ({0}, {1..}, {..N-2},
 {N-1}, and {mid}). Stages (see docs/solver-big.md and reduce.py):
   1. free     a beam over all turns joins many facelets to their group's view
               facelet (freebeam)
-  2. slices   a beam over W S W' steps that keep the view (slicebeam)
+  2. inserts  a beam over free turns and short inserts (X Y X', W S W')
+              joins more centre facelets, the wings let go (insertbeam)
   3. pairing  a beam over outer turns and slice-flip-slice steps pairs the
               wings outside the view, every centre kept joined (pairbeam)
   4. parity   one slice quarter turn per wing orbit odd against the view's

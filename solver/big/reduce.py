@@ -2,7 +2,8 @@
 
   free     many facelets joined to their group's view facelet by free turns
            (freebeam.FreeStage, a bounded beam search)
-  slices   more joined by steps W S W' that keep the view (slicebeam.SliceStage)
+  inserts  more centre facelets joined by short inserts X Y X' and W S W',
+           the wings let go (insertbeam.InsertStage)
   pairing  wings outside the view paired by outer turns and "slice, flip,
            slice back" steps that keep every centre facelet joined
            (pairbeam.PairingStage)
@@ -16,10 +17,8 @@
   view     the cube is now blown up (views.blown_up): the smaller cube seen
            through views.view_rows(n), solved whole by the 4x4x4 (even N) or
            5x5x5 (odd N) solver, its moves lifted to the grouped layers
-The goal of the slice stage is the blown-up cube of the cube after the free
-stage (its steps never move the view); the later stages take theirs afresh
-from the cube (their outer turns move the view, keeping every joined piece
-joined).
+Every stage takes its goal afresh from the cube (views.blown_up; outer turns
+move the view, keeping every joined piece joined).
 Every stage is bounded: the beam by its steps, each cycle step joins at least
 one piece for good, the smaller solvers bound theirs.
 """
@@ -34,12 +33,12 @@ from cubebot.solver.moves import apply, simplify
 from cubebot.solver.solve4.model import permutation_parity as wing_parity
 from .cycles import orbits, table_name
 from .freebeam import FreeStage
+from .insertbeam import InsertStage
 from .pairbeam import PairingStage
-from .slicebeam import SliceStage
 from .stages import CentreStage, WingStage
 from .views import blown_up, lift, slice_turns, view, view_rows, written
 
-STAGES = ("free", "slices", "pairing", "parity", "centres", "wings", "view")
+STAGES = ("free", "inserts", "pairing", "parity", "centres", "wings", "view")
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -66,7 +65,7 @@ class Reducer(object):
         self.centres = CentreStage(n, table, self.orbits)
         self.wings = WingStage(n, table, self.orbits)
         self.free = FreeStage(n)
-        self.slices = SliceStage(n)
+        self.inserts = InsertStage(n)
         self.pairing = PairingStage(n)
 
     def solve_view(self, cube, budget):
@@ -91,8 +90,7 @@ class Reducer(object):
         n = self.n
         parts = [self.free.solve(state)]
         cube = apply(state, parts[-1], n)
-        goal = blown_up(cube, n)
-        parts.append(self.slices.solve(cube, goal))
+        parts.append(self.inserts.solve(cube))
         cube = apply(cube, parts[-1], n)
         parts.append(self.pairing.solve(cube))
         cube = apply(cube, parts[-1], n)

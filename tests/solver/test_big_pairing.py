@@ -56,6 +56,6 @@ def test_a_slice_flip_slice_case_is_paired_by_the_stage_and_solved(tables_dir):
     n = 6
     state = moves.apply(facelets.solved(n), "3R U R' 3R'", n)
     result = reduce.Reducer(n).solve(state)
-    assert reduce.STAGES.index("pairing") == reduce.STAGES.index("slices") + 1
+    assert reduce.STAGES.index("pairing") == reduce.STAGES.index("inserts") + 1
     assert result.stages["pairing"] and not result.stages["wings"]
     check_solves(state, result.candidates[0])

@@ -1,0 +1,71 @@
+"""The insert stage: more centre facelets joined by short inserts, the wings let go.
+
+After the free stage single turns no longer pay, but a turn, a face turn and
+the turn back (the way a speedcuber builds a big cube's centres, `Rw U Rw'`)
+carries a bar of centre facelets from one face to another and puts back most
+of what the first turn moved. Until the pairing stage nothing needs the wings
+outside the view: that stage pairs them from wherever they are, keeping the
+centres. So this beam (freebeam.JoinBeam) scores centre facelets only.
+
+Steps (`insert_steps`; each costs its written moves, a slice two):
+  - every free turn (freebeam.free_turns);
+  - X Y X': X an inner slice or a wide turn, Y an outer turn of another face;
+  - W S W': W an outer or wide turn, S an inner slice of another axis;
+the shortest writing of each distinct permutation (6x6x6: 1,926 steps,
+7x7x7: 3,147). They are built for each solve and dropped after the stage,
+so the later stages do not carry them.
+
+It replaced the slice stage (W S W' steps that kept the view, which scored
+the wings too): 20 states of seed 6060, 305.1 -> 282.9 moves on the 6x6x6;
+the centre stage's commutators had 24-28 centre facelets left instead of
+31-37 (docs/solver-big.md, History).
+"""
+
+from cubebot.solver.facelets import OPPOSITE
+from cubebot.solver.moves import Move, permutation
+from .cycles import compose
+from .freebeam import JoinBeam, free_turns
+from .views import written
+
+WIDTH = 16                     # cubes kept per step
+CENTRE_WEIGHT = 4.0            # moves charged per centre facelet not joined
+WING_WEIGHT = 0.0              # the wings are paired afterwards, from anywhere
+MAX_STEPS = 60                 # bound on the beam's steps
+STALL = 8                      # steps without a better best score before it stops
+
+
+def _back(move):
+    return Move(move.face, move.first, move.last, 4 - move.turns)
+
+
+def insert_steps(n):
+    """The insert stage's steps: lists of written moves, one per distinct permutation."""
+    turns = [move for move, _ in free_turns(n)]
+    inner = [m for m in turns if m.last > 1]
+    outer = [m for m in turns if m.last == 1]
+    slices = [m for m in turns if m.first > 1]
+    blocks = [m for m in turns if m.first == 1]
+    sequences = [[m] for m in turns]
+    sequences += [[x, y, _back(x)] for x in inner for y in outer if y.face != x.face]
+    sequences += [[w, s, _back(w)] for w in blocks for s in slices
+                  if s.face not in (w.face, OPPOSITE[w.face])]
+    size = 6 * n * n
+    found = {}
+    for seq in sequences:
+        moves = written(seq, n)
+        key = tuple(compose([permutation(m, n) for m in moves], size))
+        if key not in found or len(moves) < len(found[key]):
+            found[key] = moves
+    return sorted(found.values(), key=len)
+
+
+class InsertStage(object):
+    """The insert stage for one cube size (its steps made on each solve)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def solve(self, cube):
+        """Moves (outer and wide turns) after which more centre facelets are joined."""
+        beam = JoinBeam(self.n, insert_steps(self.n))
+        return beam.search(cube, WIDTH, CENTRE_WEIGHT, WING_WEIGHT, MAX_STEPS, STALL)
