@@ -12,11 +12,11 @@ Steps (`insert_steps`; each costs its written moves, a slice two):
   - X Y X': X an inner slice or a wide turn, Y an outer turn of another face;
   - W S W': W an outer or wide turn, S an inner slice of another axis;
 the shortest writing of each distinct permutation (6x6x6: 1,926 steps,
-7x7x7: 3,147). They are built for each solve and dropped after the stage,
+7x7x7: 2,673). They are built for each solve and dropped after the stage,
 so the later stages do not carry them.
 
 It replaced the slice stage (W S W' steps that kept the view, which scored
-the wings too): 20 states of seed 6060, 305.1 -> 282.9 moves on the 6x6x6;
+the wings too): 20 states of seed 6060, 305.1 -> 279.3 moves on the 6x6x6;
 the centre stage's commutators had 24-28 centre facelets left instead of
 31-37 (docs/solver-big.md, History).
 """
