@@ -34,7 +34,7 @@ from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, invert, permutation, simplify
 from cubebot.solver.solve5.cycletables import cheapest_setups, write_cycles
 from cubebot.solver.solve5.cycletables import decode as decode_moves
-from .views import centre_orbits, in_view, wing_orbits, written
+from .views import centre_orbits, in_view, sequence_permutation, wing_orbits, written
 
 N_SLOTS = 24                   # pieces in every orbit
 N_CYCLES = N_SLOTS * (N_SLOTS - 1) * (N_SLOTS - 2) // 3
@@ -132,7 +132,7 @@ def _pure_commutators(pairs, orbit_slots, n):
         """(permutation, support) of a move list, cached."""
         key = tuple(moves)
         if key not in perm_of:
-            p = compose([permutation(m, n) for m in moves], size)
+            p = sequence_permutation(moves, n)
             perm_of[key] = (p, _support(p))
         return perm_of[key]
     best = [OrderedDict() for _ in orbit_slots]     # first-found order: no dict order
@@ -203,7 +203,7 @@ def block_commutators(n):
     def perm(moves):
         key = tuple(moves)
         if key not in cache:
-            cache[key] = compose([permutation(m, n) for m in moves], size)
+            cache[key] = sequence_permutation(moves, n)
         return cache[key]
     axes = (("R", "L"), ("U", "D"), ("F", "B"))
     found = OrderedDict()                     # first-found order: no dict order

@@ -40,8 +40,8 @@ from heapq import nsmallest
 from operator import itemgetter, ne
 
 from cubebot.solver.facelets import FACES
-from cubebot.solver.moves import Move, apply, permutation, simplify
-from .views import groups, joins, view_rows, written
+from cubebot.solver.moves import Move, apply, invert, simplify
+from .views import groups, joins, sequence_permutation, view_rows, written
 
 WIDTH = 16                     # cubes kept per step
 WEIGHT = 5.0                   # moves charged per wing facelet outside the view not joined
@@ -63,9 +63,7 @@ def steps(n):
     found, order = {}, []
 
     def add(moves):
-        state = tuple(range(6 * n * n))
-        for m in moves:
-            state = itemgetter(*permutation(m, n))(state)
+        state = sequence_permutation(moves, n)
         if state not in found:
             order.append(state)
             found[state] = moves
@@ -76,29 +74,15 @@ def steps(n):
             add([Move(f, 1, 1, t)])
     first, last = [g for g in groups(n) if g[0] == 1][0]
     covered = (3, n - 2) if last - first == 1 else ()
-    for f in "URF":
-        axis = _axis(f)
-        ring = [x for x in FACES if x not in axis]
-        for layer in range(2, n):
-            if layer - 1 in rows or layer in covered:
-                continue
-            for ts in TURNS:
-                for x in ring:
-                    for tx in TURNS:
-                        for y in axis:
-                            for ty in TURNS:
-                                add(written([Move(f, layer, layer, ts), Move(x, 1, 1, tx), Move(y, 1, 1, ty),
-                                             Move(x, 1, 1, 4 - tx), Move(f, layer, layer, 4 - ts)], n))
-    for f in FACES:
-        axis = _axis(f)
-        ring = [x for x in FACES if x not in axis]
-        for ts in TURNS:
-            for x in ring:
-                for tx in TURNS:
-                    for y in axis:
-                        for ty in TURNS:
-                            add([Move(f, 1, 2, ts), Move(x, 1, 1, tx), Move(y, 1, 1, ty),
-                                 Move(x, 1, 1, 4 - tx), Move(f, 1, 2, 4 - ts)])
+    openers = [Move(f, layer, layer, ts) for f in "URF" for layer in range(2, n)
+               if layer - 1 not in rows and layer not in covered for ts in TURNS]
+    openers += [Move(f, 1, 2, ts) for f in FACES for ts in TURNS]
+    for s in openers:
+        axis = _axis(s.face)
+        flips = [Move(face, 1, 1, t) for face in axis for t in TURNS]
+        for x in [Move(face, 1, 1, t) for face in FACES if face not in axis for t in TURNS]:
+            for y in flips:
+                add(written([s, x, y] + invert([s, x]), n))
     return [found[state] for state in order]
 
 
@@ -127,9 +111,7 @@ class PairingStage(object):
         wings = joins(n)[1]
         result = []
         for moves in steps(n):
-            p = places
-            for m in moves:
-                p = itemgetter(*permutation(m, n))(p)
+            p = sequence_permutation(moves, n, places)
             result.append((moves, itemgetter(*[p[a] for a, _ in wings]), itemgetter(*[p[b] for _, b in wings])))
         return result
 

@@ -40,7 +40,7 @@ from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, invert, permutation, simplify
 from cubebot.solver.solve5.cycletables import orientations
-from .views import blown_up, joins
+from .views import blown_up, joins, sequence_permutation
 from .cycles import N_SLOTS, TURNS, cycle_key, decode, move_list, read_blocks, setup_moves, slot_map, table_name
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
@@ -158,14 +158,6 @@ class _CycleStage(object):
         return steps
 
 
-def _permutation_of(moves, places, n):
-    """new[i] = old[p[i]] of a move list (places: tuple(range(6 * n * n)))."""
-    state = places
-    for m in moves:
-        state = itemgetter(*permutation(m, n))(state)
-    return state
-
-
 class CentreStage(_CycleStage):
     """Solves the centre orbits outside the view, all at once."""
 
@@ -189,7 +181,7 @@ class CentreStage(_CycleStage):
         outer = [(Move(f, 1, 1, t), permutation(Move(f, 1, 1, t), n), permutation(Move(f, 1, 1, 4 - t), n))
                  for f in FACES for t in TURNS]
         for moves in read_blocks(self.table, n):
-            base = _permutation_of(moves, places, n)
+            base = sequence_permutation(moves, n, places)
             self._add_block(blocks, moves, base, seen, getters, index, places)
             for setup, there, back in outer:      # the block moved by an outer turn: S C S'
                 p = itemgetter(*back)(itemgetter(*base)(itemgetter(*there)(places)))

@@ -23,9 +23,11 @@ Orbits (the pieces that moves can exchange):
                         (1 <= k < N-1-k), each a pair of facelets
 """
 
+from operator import itemgetter
+
 from cubebot.solver.cubies import edge_wings
 from cubebot.solver.facelets import FACES, OPPOSITE, face_index
-from cubebot.solver.moves import Move, simplify
+from cubebot.solver.moves import Move, permutation, simplify
 
 SMALL_EVEN = 4                 # an even cube is seen as a 4x4x4
 SMALL_ODD = 5                  # an odd cube as a 5x5x5
@@ -141,3 +143,13 @@ def written(moves, n):
     for m in moves:
         result += slice_turns(m.face, m.first, m.turns, n) if m.first > 1 else [m]
     return simplify(result)
+
+
+def sequence_permutation(moves, n, places=None):
+    """The facelet permutation p of a move list on the NxNxN (new[i] = old[p[i]]), a tuple
+    of the objects of `places` (default tuple(range(6 * n * n))): with one `places` shared,
+    index lists made from it hold one int object per facelet, not one per list."""
+    state = tuple(range(6 * n * n)) if places is None else places
+    for m in moves:
+        state = itemgetter(*permutation(m, n))(state)
+    return state
