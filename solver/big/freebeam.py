@@ -19,12 +19,12 @@ best score. Only the scores of children are computed from the parent (two
 index lists per step and kind), the full cube only for the WIDTH kept.
 """
 
+from heapq import heapify, heappop
 from operator import itemgetter, ne
 
 from cubebot.solver.facelets import FACES
-from cubebot.solver.moves import Move, apply, permutation, simplify
-from .cycles import compose
-from .views import joins, written
+from cubebot.solver.moves import Move, apply, simplify
+from .views import joins, sequence_permutation, written
 
 WIDTH = 12                     # cubes kept per step
 CENTRE_WEIGHT = 4.0            # moves charged per centre facelet not joined (a 3-cycle: ~11 per 2-3)
@@ -45,24 +45,22 @@ class JoinBeam(object):
     """A bounded beam over steps (lists of written moves) scored by the facelets
     outside the view not joined (views.joins), weighted per kind."""
 
-    def __init__(self, n, steps):
+    def __init__(self, n, steps, wings=True):
         """steps: lists of written moves (each costs its length). The index lists
-        hold the one int object of `places` for each facelet (no int object per step)."""
+        hold the one int object of `places` for each facelet (no int object per step);
+        wings=False: no wing index lists (a search with no wing weight, less memory)."""
         self.n = n
         self.centres, self.wings = joins(n)
-        size = 6 * n * n
-        places = tuple(range(size))
+        places = tuple(range(6 * n * n))
         self.steps = []
         for seq in steps:
-            p = compose([permutation(m, n) for m in seq], size)
-            self.steps.append((tuple(seq), len(seq),
-                               self._getters(self.centres, p, places),
-                               self._getters(self.wings, p, places)))
+            p = sequence_permutation(seq, n, places)
+            self.steps.append((tuple(seq), len(seq), self._getters(self.centres, p),
+                               self._getters(self.wings, p) if wings else None))
 
     @staticmethod
-    def _getters(pairs, p, places):
-        return (itemgetter(*[places[p[a]] for a, _ in pairs]),
-                itemgetter(*[places[p[b]] for _, b in pairs]))
+    def _getters(pairs, p):
+        return itemgetter(*[p[a] for a, _ in pairs]), itemgetter(*[p[b] for _, b in pairs])
 
     def score(self, cube, centre_weight, wing_weight):
         return centre_weight * sum(1 for a, b in self.centres if cube[a] != cube[b]) + \
@@ -77,16 +75,18 @@ class JoinBeam(object):
         for _ in range(max_steps):
             children = []
             for cost, shown, last in beam:
-                for index, (_, c, (ca, cb), (wa, wb)) in enumerate(self.steps):
+                for index, (_, c, (ca, cb), wing_getters) in enumerate(self.steps):
                     if index == last:
                         continue
                     bad = centre_weight * sum(map(ne, ca(shown), cb(shown)))
                     if wing_weight:
+                        wa, wb = wing_getters
                         bad += wing_weight * sum(map(ne, wa(shown), wb(shown)))
                     children.append((cost + c + bad, cost + c, index, shown))
-            children.sort()
+            heapify(children)          # popped in sorted order: only the first few are needed
             beam, kept = [], {}
-            for score, cost, index, shown in children:
+            while children:
+                score, cost, index, shown = heappop(children)
                 after = apply(shown, self.steps[index][0], self.n)
                 if after in kept:
                     continue

@@ -21,11 +21,12 @@ the centre stage's commutators had 24-28 centre facelets left instead of
 31-37 (docs/solver-big.md, History).
 """
 
+from collections import OrderedDict
+
 from cubebot.solver.facelets import OPPOSITE
-from cubebot.solver.moves import Move, permutation
-from .cycles import compose
+from cubebot.solver.moves import invert
 from .freebeam import JoinBeam, free_turns
-from .views import written
+from .views import sequence_permutation, written
 
 WIDTH = 16                     # cubes kept per step
 CENTRE_WEIGHT = 4.0            # moves charged per centre facelet not joined
@@ -34,26 +35,21 @@ MAX_STEPS = 60                 # bound on the beam's steps
 STALL = 8                      # steps without a better best score before it stops
 
 
-def _back(move):
-    return Move(move.face, move.first, move.last, 4 - move.turns)
-
-
 def insert_steps(n):
     """The insert stage's steps: lists of written moves, one per distinct permutation."""
     turns = [move for move, _ in free_turns(n)]
     inner = [m for m in turns if m.last > 1]
     outer = [m for m in turns if m.last == 1]
     slices = [m for m in turns if m.first > 1]
-    blocks = [m for m in turns if m.first == 1]
+    from_face = [m for m in turns if m.first == 1]
     sequences = [[m] for m in turns]
-    sequences += [[x, y, _back(x)] for x in inner for y in outer if y.face != x.face]
-    sequences += [[w, s, _back(w)] for w in blocks for s in slices
+    sequences += [[x, y] + invert([x]) for x in inner for y in outer if y.face != x.face]
+    sequences += [[w, s] + invert([w]) for w in from_face for s in slices
                   if s.face not in (w.face, OPPOSITE[w.face])]
-    size = 6 * n * n
-    found = {}
+    found = OrderedDict()          # first-found order among equal lengths: no dict order
     for seq in sequences:
         moves = written(seq, n)
-        key = tuple(compose([permutation(m, n) for m in moves], size))
+        key = sequence_permutation(moves, n)
         if key not in found or len(moves) < len(found[key]):
             found[key] = moves
     return sorted(found.values(), key=len)
@@ -67,5 +63,5 @@ class InsertStage(object):
 
     def solve(self, cube):
         """Moves (outer and wide turns) after which more centre facelets are joined."""
-        beam = JoinBeam(self.n, insert_steps(self.n))
+        beam = JoinBeam(self.n, insert_steps(self.n), wings=bool(WING_WEIGHT))
         return beam.search(cube, WIDTH, CENTRE_WEIGHT, WING_WEIGHT, MAX_STEPS, STALL)
