@@ -6,14 +6,16 @@ slots (a -> b -> c: N_CYCLES = 24 x 23 x 22 / 3 = 4,048 per orbit), a short
 move sequence that does exactly that and moves nothing else of the cube.
 
 The build enumerates commutators and keeps the pure 3-cycles:
-  centres  [a b a', Q]: a an inner slice, b an outer turn, Q an outer turn or
-           an inner slice
+  centres  [a b a', Q] and [Q, a b a']: a, b and Q any outer turn, wide turn
+           (up to half the cube) or inner slice, b of another face than a
   wings    [A, X Y X']: A a quarter or half turn of the orbit's slice, X and Y
            outer turns
 then reaches every other cycle by conjugation S C S' in a cheapest-first
-search over setups S (outer and wide turns, each costing 2). Only pairs of
-supports that meet in one piece are composed, so the build stays quick.
-Slices are written as two wide turns (views.slice_turns).
+search over setups S (outer and wide turns). Every cost is the cycle's
+opened length (`opened`: the stages leave its closing outer turns out), so a
+setup move costs 2, an outer one in an all-outer setup 1 (`setup_cost`). Only
+pairs of supports that meet in one piece are composed, so the build stays
+quick. Slices are written as two wide turns (views.slice_turns).
 
 Block commutators (`block_commutators`): [A, b C b'], A and C runs of inner
 layers of one axis (written as two wide turns of at most (N+1)//2 layers), b
@@ -69,6 +71,15 @@ def move_list(n):
 def setup_moves(n):
     """Setup moves of the conjugation search: outer and wide turns up to half the cube."""
     return [Move(f, 1, d, t) for f in FACES for d in range(1, n // 2 + 1) for t in TURNS]
+
+
+def opened(moves):
+    """`moves` without its closing outer turns (the run of one-layer turns at its end):
+    what a cycle costs the stages, which leave those turns out (stages module docstring)."""
+    end = len(moves)
+    while end and moves[end - 1].first == 1 and moves[end - 1].last == 1:
+        end -= 1
+    return moves[:end]
 
 
 def cycle_key(a, b, c):
@@ -149,22 +160,32 @@ def _pure_commutators(pairs, orbit_slots, n):
             continue
         moves = written(p + q + invert(p) + invert(q), n)
         key = cycle_key(*cyc)
-        if key not in best[k] or len(moves) < len(best[k][key][1]):
+        if key not in best[k] or _cost(moves) < _cost(best[k][key][1]):
             best[k][key] = (cyc, moves)
     return best
+
+
+def _cost(moves):
+    """(opened length, length): a cycle's cost to the stages, then its written length."""
+    return (len(opened(moves)), len(moves))
+
+
+def _wide(n):
+    return [Move(f, 1, d, t) for f in FACES for d in range(2, n // 2 + 1) for t in TURNS]
 
 
 def centre_bases(orbit_slots, n):
     """Pure 3-cycles of each centre orbit from [a b a', Q] (see the module docstring),
     one enumeration for all of them: [{cycle key: ((a, b, c), moves)}]."""
-    inner, outer = _slices(n), _outer()
+    turns = _outer() + _wide(n) + _slices(n)
 
     def pairs():
-        for a in inner:
-            for b in outer:
+        for a in turns:
+            for b in turns:
                 if b.face != a.face:
-                    for q in outer + inner:
+                    for q in turns:
                         yield [a, b, Move(a.face, a.first, a.last, 4 - a.turns)], [q]
+                        yield [q], [a, b, Move(a.face, a.first, a.last, 4 - a.turns)]
     return _pure_commutators(pairs(), orbit_slots, n)
 
 
@@ -253,11 +274,25 @@ def slot_map(move, slots, n):
     return tuple(slot_of[goes[piece[0]]] for piece in slots)
 
 
+def setup_cost(move, setup):
+    """What putting `move` before the setup `setup` adds to the opened length of S C S'
+    (about: merges aside). While the setup is outer turns only, S' at the end is left out
+    with the base's closing outer turns (one move a setup move); the first other setup move
+    brings back those of S' (one each) and about one closing turn of the base."""
+    outer_only = all(m.first == m.last == 1 for m in setup)
+    if not outer_only:
+        return SETUP_COST
+    if move.first == move.last == 1:
+        return 1
+    return SETUP_COST + len(setup) + 1
+
+
 def conjugates(bases, slots, n):
-    """{cycle key: moves}: the bases conjugated by setups (S C S'), cheapest first
-    (solve5.cycletables.cheapest_setups, every setup move costing SETUP_COST)."""
-    found = cheapest_setups([(len(moves), cyc, moves) for cyc, moves in bases], setup_moves(n),
-                            lambda m: slot_map(m, slots, n), cycle_key, lambda m, setup: SETUP_COST)
+    """{cycle key: moves}: the bases conjugated by setups (S C S'), cheapest first by the
+    opened length (solve5.cycletables.cheapest_setups: a base costs len(opened(moves)),
+    a setup move `setup_cost`)."""
+    found = cheapest_setups([(len(opened(moves)), cyc, moves) for cyc, moves in bases], setup_moves(n),
+                            lambda m: slot_map(m, slots, n), cycle_key, setup_cost)
     return dict((key, simplify(setup + moves + invert(setup)))
                 for key, (setup, moves) in found.items())
 

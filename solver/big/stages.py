@@ -41,7 +41,7 @@ from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, invert, permutation, simplify
 from cubebot.solver.solve5.cycletables import orientations
 from .views import blown_up, joins, sequence_permutation
-from .cycles import N_SLOTS, TURNS, cycle_key, decode, move_list, read_blocks, setup_moves, slot_map, table_name
+from .cycles import N_SLOTS, TURNS, cycle_key, decode, move_list, opened, read_blocks, setup_moves, slot_map, table_name
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
 CHOICES = 40                   # 3-cycles of the best gain compared by length, per step
@@ -51,14 +51,6 @@ FACELET_WEIGHT = 2.5           # ... ranked by moves + this x centre facelets no
 WING_BEAM_WIDTH = 8            # wing stage, orbit by orbit: cubes kept after each step ...
 WING_STEP_CHOICES = 6          # ... each followed by its this many best 3-cycles ...
 WING_WEIGHT = 3.0              # ... ranked by moves + this x wings of the orbit not home
-
-
-def opened(moves):
-    """`moves` without its closing outer turns (the run of one-layer turns at its end)."""
-    end = len(moves)
-    while end and moves[end - 1].first == 1 and moves[end - 1].last == 1:
-        end -= 1
-    return moves[:end]
 
 
 def added(solution, moves):
