@@ -30,6 +30,7 @@ the block commutators, key = number of orbits x 24^3 + their index.
 """
 
 from collections import OrderedDict
+from operator import itemgetter
 
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
@@ -91,9 +92,9 @@ def cycle_key(a, b, c):
 
 def compose(perms, size):
     """The facelet permutation of moves applied in order (new[i] = old[p[i]])."""
-    state = list(range(size))
+    state = tuple(range(size))
     for p in perms:
-        state = [state[i] for i in p]
+        state = itemgetter(*p)(state)
     return state
 
 
@@ -131,38 +132,17 @@ def _outer():
     return [Move(f, 1, 1, t) for f in FACES for t in TURNS]
 
 
-def _pure_commutators(pairs, orbit_slots, n):
-    """[{cycle key: ((a, b, c), written moves)} per orbit of orbit_slots]: the shortest of
-    the commutators [P, Q] (P, Q move lists) whose supports meet in one piece and that
-    are a pure 3-cycle of that orbit."""
-    size = 6 * n * n
-    perm_of = {}
-    orbit_of = dict((f, k) for k, slots in enumerate(orbit_slots) for piece in slots for f in piece)
+def _perms(n):
+    """perm(moves) -> (permutation, support) of a move list, cached."""
+    cache = {}
 
     def perm(moves):
-        """(permutation, support) of a move list, cached."""
         key = tuple(moves)
-        if key not in perm_of:
+        if key not in cache:
             p = sequence_permutation(moves, n)
-            perm_of[key] = (p, _support(p))
-        return perm_of[key]
-    best = [OrderedDict() for _ in orbit_slots]     # first-found order: no dict order
-    for p, q in pairs:
-        (pp, sp), (qq, sq) = perm(p), perm(q)
-        meet = sp & sq
-        if not meet or len(meet) > 2:
-            continue
-        k = orbit_of.get(next(iter(meet)))
-        if k is None or len(meet) != len(orbit_slots[k][0]):
-            continue
-        cyc = pure_cycle(compose([pp, qq, perm(invert(p))[0], perm(invert(q))[0]], size), orbit_slots[k])
-        if cyc is None:
-            continue
-        moves = written(p + q + invert(p) + invert(q), n)
-        key = cycle_key(*cyc)
-        if key not in best[k] or _cost(moves) < _cost(best[k][key][1]):
-            best[k][key] = (cyc, moves)
-    return best
+            cache[key] = (p, _support(p))
+        return cache[key]
+    return perm
 
 
 def _cost(moves):
@@ -170,23 +150,89 @@ def _cost(moves):
     return (len(opened(moves)), len(moves))
 
 
+def _keep(found, key, moves, value):
+    """found[key] = (cost, value), cost = `_cost(moves)`, unless it holds a cheaper one."""
+    cost = _cost(moves)
+    if key not in found or cost < found[key][0]:
+        found[key] = (cost, value)
+
+
+def _commutator(p, q, perm, size):
+    """(permutation, moves) of [P, Q] = P Q P' Q' (P, Q move lists)."""
+    c = compose([perm(p)[0], perm(q)[0], perm(invert(p))[0], perm(invert(q))[0]], size)
+    return c, p + q + invert(p) + invert(q)
+
+
+def _pure_commutators(pairs, orbit_slots, n, several=None):
+    """[{cycle key: ((a, b, c), written moves)} per orbit of orbit_slots]: the cheapest
+    (`_cost`) of the commutators [P, Q] (P, Q move lists) whose supports meet in one piece
+    and that are a pure 3-cycle of that orbit.
+
+    With several = (allowed, found), the same pass adds to found ({(moved, source): (cost,
+    moves)}) the commutators whose supports meet in two or more `allowed` facelets and that
+    move only such facelets, each in a 3-cycle (`_block_key`)."""
+    size = 6 * n * n
+    perm = _perms(n)
+    orbit_of = dict((f, k) for k, slots in enumerate(orbit_slots) for piece in slots for f in piece)
+    best = [OrderedDict() for _ in orbit_slots]     # first-found order: no dict order
+    for p, q in pairs:
+        meet = perm(p)[1] & perm(q)[1]
+        if several is not None and len(meet) > 1 and meet <= several[0]:
+            c, moves = _commutator(p, q, perm, size)
+            key = _block_key(c, several[0])
+            if key is not None:
+                moves = written(moves, n)
+                _keep(several[1], key, moves, moves)
+            continue
+        if not meet or len(meet) > 2:
+            continue
+        k = orbit_of.get(next(iter(meet)))
+        if k is None or len(meet) != len(orbit_slots[k][0]):
+            continue
+        c, moves = _commutator(p, q, perm, size)
+        cyc = pure_cycle(c, orbit_slots[k])
+        if cyc is not None:
+            moves = written(moves, n)
+            _keep(best[k], cycle_key(*cyc), moves, (cyc, moves))
+    return [OrderedDict((key, value) for key, (_, value) in found.items()) for found in best]
+
+
 def _wide(n):
     return [Move(f, 1, d, t) for f in FACES for d in range(2, n // 2 + 1) for t in TURNS]
 
 
-def centre_bases(orbit_slots, n):
-    """Pure 3-cycles of each centre orbit from [a b a', Q] (see the module docstring),
-    one enumeration for all of them: [{cycle key: ((a, b, c), moves)}]."""
+def _centre_pairs(n):
+    """(P, Q) of [a b a', Q] and [Q, a b a']: a, b and Q any outer, wide or slice turn,
+    b of another face than a."""
     turns = _outer() + _wide(n) + _slices(n)
+    for a in turns:
+        for b in turns:
+            if b.face != a.face:
+                conj = [a, b, Move(a.face, a.first, a.last, 4 - a.turns)]
+                for q in turns:
+                    yield conj, [q]
+                    yield [q], conj
 
-    def pairs():
-        for a in turns:
-            for b in turns:
-                if b.face != a.face:
-                    for q in turns:
-                        yield [a, b, Move(a.face, a.first, a.last, 4 - a.turns)], [q]
-                        yield [q], [a, b, Move(a.face, a.first, a.last, 4 - a.turns)]
-    return _pure_commutators(pairs(), orbit_slots, n)
+
+def centre_bases(orbit_slots, n, several=None):
+    """Pure 3-cycles of each centre orbit from [a b a', Q] and [Q, a b a'] (see the module
+    docstring): [{cycle key: ((a, b, c), moves)}]; with several = (allowed, found), also the
+    commutators of several 3-cycles of `allowed` facelets, into found (`_pure_commutators`)."""
+    return _pure_commutators(_centre_pairs(n), orbit_slots, n, several)
+
+
+def _block_key(p, allowed):
+    """(moved, source) of a permutation that moves only `allowed` facelets, every one in a
+    3-cycle; None otherwise."""
+    moved = tuple(i for i in range(len(p)) if p[i] != i)
+    if not moved or any(i not in allowed or p[p[p[i]]] != i for i in moved):
+        return None
+    return moved, tuple(p[i] for i in moved)
+
+
+def centre_facelets(n):
+    """The centre facelets outside the view."""
+    return frozenset(f for _, _, slots in orbits(n) for piece in slots for f in piece if len(piece) == 1)
 
 
 def wing_bases(k, slots, n):
@@ -213,21 +259,12 @@ def _run_moves(face, first, last, turns):
     return simplify([Move(face, 1, last, turns), Move(face, 1, first - 1, 4 - turns)])
 
 
-def block_commutators(n):
-    """[moves]: the pure block commutators of the NxNxN (see the module docstring), the
-    shortest writing of each distinct permutation, in enumeration order."""
+def _rectangles(n, allowed, found):
+    """Add to `found` the block commutators [A, b C b'] (see the module docstring) that move
+    only `allowed` facelets, each in a 3-cycle."""
     size = 6 * n * n
-    allowed = set(f for _, _, slots in orbits(n) for piece in slots for f in piece
-                  if len(piece) == 1)
-    cache = {}
-
-    def perm(moves):
-        key = tuple(moves)
-        if key not in cache:
-            cache[key] = sequence_permutation(moves, n)
-        return cache[key]
+    perm = _perms(n)
     axes = (("R", "L"), ("U", "D"), ("F", "B"))
-    found = OrderedDict()                     # first-found order: no dict order
     for axis in axes:
         layers = [(f, a, b, t) for f in axis for a, b in runs(n) for t in TURNS]
         outer = [Move(f, 1, 1, t) for f in FACES if f not in axis for t in TURNS]
@@ -236,15 +273,23 @@ def block_commutators(n):
             for b in outer:
                 for fc, c1, c2, tc in layers:
                     second = [b] + _run_moves(fc, c1, c2, tc) + [Move(b.face, 1, 1, 4 - b.turns)]
-                    p = compose([perm(first), perm(second), perm(invert(first)), perm(invert(second))], size)
-                    moved = tuple(i for i in range(size) if p[i] != i)
-                    if not moved or any(i not in allowed or p[p[p[i]]] != i for i in moved):
-                        continue
-                    key = (moved, tuple(p[i] for i in moved))
-                    moves = simplify(first + second + invert(first) + invert(second))
-                    if key not in found or len(moves) < len(found[key]):
-                        found[key] = moves
-    return list(found.values())
+                    c, moves = _commutator(first, second, perm, size)
+                    key = _block_key(c, allowed)
+                    if key is not None:
+                        moves = simplify(moves)
+                        _keep(found, key, moves, moves)
+
+
+def block_commutators(n, several):
+    """[moves]: the centre commutators of several 3-cycles at once, outside the view: the
+    block commutators (three rectangles), then those of `several` ({(moved, source): (cost,
+    moves)}, from centre_bases: two to four 3-cycles of one orbit or several, 7-16 moves);
+    the cheapest writing of each distinct permutation, in that order."""
+    found = OrderedDict()                     # first-found order: no dict order
+    _rectangles(n, centre_facelets(n), found)
+    for key, (_, moves) in several.items():
+        _keep(found, key, moves, moves)
+    return [moves for _, moves in found.values()]
 
 
 def blocks_base(n):
@@ -302,7 +347,8 @@ def all_cycles(n, progress=None):
     cycles = {}
     found_orbits = orbits(n)
     centres = [slots for kind, _, slots in found_orbits if kind == "centre"]
-    centre_found = centre_bases(centres, n)
+    several = OrderedDict()
+    centre_found = centre_bases(centres, n, (centre_facelets(n), several))
     for index, (kind, label, slots) in enumerate(found_orbits):
         if kind == "centre":
             bases = centre_found[index]         # centre orbits come first
@@ -317,11 +363,12 @@ def all_cycles(n, progress=None):
                 kind, label, n, n, n, len(found), N_CYCLES))
         for key, moves in found.items():
             cycles[index * N_SLOTS ** 3 + key] = moves
-    blocks = block_commutators(n)
+    blocks = block_commutators(n, several)
     if progress:
         progress("block commutators: {}".format(len(blocks)))
+    base = blocks_base(n)
     for index, moves in enumerate(blocks):
-        cycles[blocks_base(n) + index] = moves
+        cycles[base + index] = moves
     return cycles
 
 

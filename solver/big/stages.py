@@ -10,11 +10,10 @@ followed by its few steps with the fewest moves per piece, the children ranked
 by moves + a weight x pieces not yet home; the wing stage runs one orbit at a
 time.
 
-The centre stage takes all centre orbits at once and weighs the table's block
-commutators (cycles.block_commutators: three rectangles of centres of several
-orbits cycled for 12 moves), and each of them moved by an outer turn (S C S',
-14 moves; an outer turn keeps the centres outside the view outside it),
-beside the 3-cycles of every orbit (beam: BEAM_WIDTH, STEP_CHOICES,
+The centre stage takes all centre orbits at once and weighs the table's
+commutators of several 3-cycles (cycles.block_commutators: three rectangles of
+centres cycled for 12 moves, and two to four 3-cycles of one orbit or several
+for 7-16) beside the 3-cycles of every orbit (beam: BEAM_WIDTH, STEP_CHOICES,
 FACELET_WEIGHT; the wings' WING_*). The greedy they replaced, one cube and its
 one best step, was 5-10% longer for the centres and up to 15% for the wings
 (docs/solver-big.md).
@@ -38,7 +37,7 @@ from operator import eq, itemgetter
 
 from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
-from cubebot.solver.moves import Move, apply, invert, permutation, simplify
+from cubebot.solver.moves import Move, apply, permutation, simplify
 from cubebot.solver.solve5.cycletables import orientations
 from .views import blown_up, joins, sequence_permutation
 from .cycles import N_SLOTS, TURNS, cycle_key, decode, move_list, opened, read_blocks, setup_moves, slot_map, table_name
@@ -158,27 +157,21 @@ class CentreStage(_CycleStage):
         self.moves = move_list(n)
 
     def load_blocks(self):
-        """[(moved, source, coded)] of every distinct block commutator of the table and each
-        of them moved by an outer turn (S C S'): itemgetters of the facelets it changes and
-        of where they come from, and its moves as bytes of indices into self.moves.
+        """[(moved, source, coded)] of every centre commutator of several 3-cycles stored in
+        the table (cycles.block_commutators): itemgetters of the facelets it changes and of
+        where they come from, and its moves as bytes of indices into self.moves.
 
-        Loaded for one solve and dropped after the centre stage (23,616 blocks of the
-        7x7x7 take about 13 MB: held through the view stage they made the peak). Moved
-        facelets with one distinct moved set share one itemgetter, and every index is the
-        one int object of `places` (an index above 256 would be an int object per use)."""
+        Loaded for one solve and dropped after the centre stage (held through the view
+        stage they made the peak). Moved facelets with one distinct moved set share one
+        itemgetter, and every index is the one int object of `places` (an index above 256
+        would be an int object per use)."""
         n = self.n
         places = tuple(range(6 * n * n))
         index = dict((m, i) for i, m in enumerate(self.moves))
         blocks, seen, getters = [], set(), {}
-        outer = [(Move(f, 1, 1, t), permutation(Move(f, 1, 1, t), n), permutation(Move(f, 1, 1, 4 - t), n))
-                 for f in FACES for t in TURNS]
         for moves in read_blocks(self.table, n):
-            base = sequence_permutation(moves, n, places)
-            self._add_block(blocks, moves, base, seen, getters, index, places)
-            for setup, there, back in outer:      # the block moved by an outer turn: S C S'
-                p = itemgetter(*back)(itemgetter(*base)(itemgetter(*there)(places)))
-                self._add_block(blocks, simplify([setup] + moves + invert([setup])), p, seen, getters,
-                                index, places)
+            self._add_block(blocks, moves, sequence_permutation(moves, n, places), seen, getters,
+                            index, places)
         return blocks
 
     @staticmethod

@@ -155,7 +155,24 @@ def test_block_commutators_are_pure_centre_cycles_outside_the_view(tables_dir, n
         assert changed and set(changed) <= outside
         assert all(perm[perm[perm[i]]] == i for i in changed)
         assert not any((i % nn) // n in rows and i % n in rows for i in changed)
-        assert len(seq) <= 14          # 12, or 14 for a block moved by an outer turn
+        assert len(seq) <= 16          # rectangles 12, several 3-cycles 8-16
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_centre_commutators_of_several_cycles_are_cheaper_per_facelet_than_a_3_cycle(tables_dir, n):
+    # [a b a', Q] whose supports meet in two facelets: two 3-cycles for 8-10 moves, where
+    # one 3-cycle of the table costs 11-12 opened
+    red = reduce.Reducer(n)
+    size = 6 * n * n
+    cheap = 0
+    for seq in cycles.read_blocks(red.centres.table, n):
+        perm = cycles.compose([moves.permutation(m, n) for m in seq], size)
+        changed = sum(1 for i in range(size) if perm[i] != i)
+        cheap += changed == 6 and len(cycles.opened(seq)) <= 9
+    assert cheap > 1000                             # a rectangle of 6 facelets costs 12
+    three = [len(cycles.opened(red.centres.cycle(k, a, a + 1, a + 2)))
+             for k, orbit in enumerate(red.orbits) if orbit[0] == "centre" for a in range(0, 22, 3)]
+    assert sum(three) / len(three) < 13.5          # 15 before [a b a', Q] took any turn
 
 
 @pytest.mark.parametrize("n", SIZES)
