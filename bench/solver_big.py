@@ -66,7 +66,7 @@ def run(n, count=30, rss_states=RSS_STATES, record_it=True, build=True):
     rows = [
         "Run {} on {} ({}), {} random {}x{}x{} states (scramble.random_state, seed {}), solver.big "
         "default: the free beam, the insert beam (centres only), the pairing beam (slice-flip-slice), parity, centre "
-        "blocks and 3-cycles, wing 3-cycles (both open: closing outer turns left out), "
+        "blocks, multi-cycles and 3-cycles, wing 3-cycles (both open: closing outer turns left out), "
         "then the blown-up {}x{}x{} view solved by {}. Load "
         "average {:.1f} before, {:.1f} after, on {} CPUs shared with other jobs, so times are "
         "noisy.".format(
