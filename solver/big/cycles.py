@@ -11,9 +11,11 @@ The build enumerates commutators and keeps the pure 3-cycles:
   wings    [A, X Y X']: A a quarter or half turn of the orbit's slice, X and Y
            outer turns
 then reaches every other cycle by conjugation S C S' in a cheapest-first
-search over setups S (outer and wide turns). Every cost is the cycle's
-opened length (`opened`: the stages leave its closing outer turns out), so a
-setup move costs 2, an outer one in an all-outer setup 1 (`setup_cost`). Only
+search over setups S (outer and wide turns up to half the cube, and the
+grouped 4Rw of the 7x7x7). Every cost is the cycle's opened length (`opened`:
+the stages leave its closing grouped turns out, an outer turn or a wide turn
+of whole groups of layers), so a setup move costs 2, a grouped one in an
+all-grouped setup 1 (`setup_cost`). Only
 pairs of supports that meet in one piece are composed, so the build stays
 quick. Slices are written as two wide turns (views.slice_turns).
 
@@ -37,7 +39,7 @@ from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, invert, permutation, simplify
 from cubebot.solver.solve5.cycletables import cheapest_setups, write_cycles
 from cubebot.solver.solve5.cycletables import decode as decode_moves
-from .views import centre_orbits, in_view, sequence_permutation, wing_orbits, written
+from .views import centre_orbits, groups, in_view, sequence_permutation, wing_orbits, written
 
 N_SLOTS = 24                   # pieces in every orbit
 N_CYCLES = N_SLOTS * (N_SLOTS - 1) * (N_SLOTS - 2) // 3
@@ -70,15 +72,26 @@ def move_list(n):
 
 
 def setup_moves(n):
-    """Setup moves of the conjugation search: outer and wide turns up to half the cube."""
-    return [Move(f, 1, d, t) for f in FACES for d in range(1, n // 2 + 1) for t in TURNS]
+    """Setup moves of the conjugation search: outer and wide turns up to half the cube, and
+    the grouped wide turns up to (N+1)//2 layers (the 7x7x7's 4Rw)."""
+    lasts = grouped_lasts(n)
+    return [Move(f, 1, d, t) for f in FACES for d in range(1, (n + 1) // 2 + 1)
+            if d <= n // 2 or d in lasts for t in TURNS]
 
 
-def opened(moves):
-    """`moves` without its closing outer turns (the run of one-layer turns at its end):
-    what a cycle costs the stages, which leave those turns out (stages module docstring)."""
+def grouped_lasts(n):
+    """The layer counts L of the grouped turns (1..L from a face ending at a group's end):
+    they turn whole groups (views.lift), so they keep every joined piece joined."""
+    return frozenset(last + 1 for _, last in groups(n))
+
+
+def opened(moves, n):
+    """`moves` without its closing grouped turns (the run of outer turns and wide turns of
+    whole groups at its end): what a cycle costs the stages, which leave those turns out
+    (stages module docstring)."""
+    lasts = grouped_lasts(n)
     end = len(moves)
-    while end and moves[end - 1].first == 1 and moves[end - 1].last == 1:
+    while end and moves[end - 1].first == 1 and moves[end - 1].last in lasts:
         end -= 1
     return moves[:end]
 
@@ -145,14 +158,14 @@ def _perms(n):
     return perm
 
 
-def _cost(moves):
+def _cost(moves, n):
     """(opened length, length): a cycle's cost to the stages, then its written length."""
-    return (len(opened(moves)), len(moves))
+    return (len(opened(moves, n)), len(moves))
 
 
-def _keep(found, key, moves, value):
-    """found[key] = (cost, value), cost = `_cost(moves)`, unless it holds a cheaper one."""
-    cost = _cost(moves)
+def _keep(found, key, moves, value, n):
+    """found[key] = (cost, value), cost = `_cost(moves, n)`, unless it holds a cheaper one."""
+    cost = _cost(moves, n)
     if key not in found or cost < found[key][0]:
         found[key] = (cost, value)
 
@@ -182,7 +195,7 @@ def _pure_commutators(pairs, orbit_slots, n, several=None):
             key = _block_key(c, several[0])
             if key is not None:
                 moves = written(moves, n)
-                _keep(several[1], key, moves, moves)
+                _keep(several[1], key, moves, moves, n)
             continue
         if not meet or len(meet) > 2:
             continue
@@ -193,7 +206,7 @@ def _pure_commutators(pairs, orbit_slots, n, several=None):
         cyc = pure_cycle(c, orbit_slots[k])
         if cyc is not None:
             moves = written(moves, n)
-            _keep(best[k], cycle_key(*cyc), moves, (cyc, moves))
+            _keep(best[k], cycle_key(*cyc), moves, (cyc, moves), n)
     return [OrderedDict((key, value) for key, (_, value) in found.items()) for found in best]
 
 
@@ -277,7 +290,7 @@ def _rectangles(n, allowed, found):
                     key = _block_key(c, allowed)
                     if key is not None:
                         moves = simplify(moves)
-                        _keep(found, key, moves, moves)
+                        _keep(found, key, moves, moves, n)
 
 
 def block_commutators(n, several):
@@ -288,7 +301,7 @@ def block_commutators(n, several):
     found = OrderedDict()                     # first-found order: no dict order
     _rectangles(n, centre_facelets(n), found)
     for key, (_, moves) in several.items():
-        _keep(found, key, moves, moves)
+        _keep(found, key, moves, moves, n)
     return [moves for _, moves in found.values()]
 
 
@@ -319,25 +332,27 @@ def slot_map(move, slots, n):
     return tuple(slot_of[goes[piece[0]]] for piece in slots)
 
 
-def setup_cost(move, setup):
+def setup_cost(move, setup, lasts):
     """What putting `move` before the setup `setup` adds to the opened length of S C S'
-    (about: merges aside). While the setup is outer turns only, S' at the end is left out
-    with the base's closing outer turns (one move a setup move); the first other setup move
-    brings back those of S' (one each) and about one closing turn of the base."""
-    outer_only = all(m.first == m.last == 1 for m in setup)
-    if not outer_only:
+    (about: merges aside). While the setup is grouped turns only (layer counts `lasts`,
+    `grouped_lasts`), S' at the end is left out with the base's closing grouped turns (one
+    move a setup move); the first other setup move brings back those of S' (one each) and
+    about one closing turn of the base."""
+    if not all(m.last in lasts for m in setup):
         return SETUP_COST
-    if move.first == move.last == 1:
+    if move.last in lasts:
         return 1
     return SETUP_COST + len(setup) + 1
 
 
 def conjugates(bases, slots, n):
     """{cycle key: moves}: the bases conjugated by setups (S C S'), cheapest first by the
-    opened length (solve5.cycletables.cheapest_setups: a base costs len(opened(moves)),
+    opened length (solve5.cycletables.cheapest_setups: a base costs len(opened(moves, n)),
     a setup move `setup_cost`)."""
-    found = cheapest_setups([(len(opened(moves)), cyc, moves) for cyc, moves in bases], setup_moves(n),
-                            lambda m: slot_map(m, slots, n), cycle_key, setup_cost)
+    lasts = grouped_lasts(n)
+    found = cheapest_setups([(len(opened(moves, n)), cyc, moves) for cyc, moves in bases], setup_moves(n),
+                            lambda m: slot_map(m, slots, n), cycle_key,
+                            lambda m, setup: setup_cost(m, setup, lasts))
     return dict((key, simplify(setup + moves + invert(setup)))
                 for key, (setup, moves) in found.items())
 

@@ -18,13 +18,16 @@ FACELET_WEIGHT; the wings' WING_*). The greedy they replaced, one cube and its
 one best step, was 5-10% longer for the centres and up to 15% for the wings
 (docs/solver-big.md).
 
-Open cycles: a cycle's closing outer turns are left out (`opened`): an
-outer turn turns whole edges and a whole face of centres with their view
-facelets, so it keeps every joined piece joined and moves only the view,
-which the view stage solves whole at the end. Each step therefore takes its
-goal afresh (views.blown_up of the cube: the colour each facelet must show),
-and a cycle costs its moves up to its last inner-layer turn (6x6x6, seed
-6666, first 6 states: centres + wings 200.6 -> 176.2 moves). Centre
+Open cycles: a cycle's closing grouped turns are left out (`cycles.opened`):
+an outer turn, or a wide turn of whole groups of layers (the 6x6x6's 3Rw, the
+7x7x7's 3Rw and 4Rw: views.lift of a smaller cube's turn), turns every joined
+piece with its view facelet, so it keeps every joined piece joined and moves
+only the view, which the view stage solves whole at the end. Each step
+therefore takes its goal afresh (views.blown_up of the cube: the colour each
+facelet must show), and a cycle costs its moves up to its last other turn
+(6x6x6, seed 6666, first 6 states: centres + wings 200.6 -> 176.2 moves with
+the outer turns left out; the grouped wide turns too, 2026-11-27: 8 states of
+seed 6060, centres 80.8 -> 73.9, 6 of seed 7070, 112.5 -> 91.3). Centre
 pieces of one colour are alike: a centre orbit is done when each facelet
 shows its goal. Wings are told apart by colours and
 hand: a wing cannot be flipped in its slot, so which way round it shows its
@@ -40,7 +43,8 @@ from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
 from cubebot.solver.solve5.cycletables import orientations
 from .views import blown_up, joins, sequence_permutation
-from .cycles import N_SLOTS, TURNS, cycle_key, decode, move_list, opened, read_blocks, setup_moves, slot_map, table_name
+from .cycles import (N_SLOTS, TURNS, cycle_key, decode, grouped_lasts, move_list, opened, read_blocks, setup_moves,
+                     slot_map, table_name)
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
 CHOICES = 40                   # 3-cycles of the best gain compared by length, per step
@@ -110,27 +114,29 @@ class _CycleStage(object):
             type(self).__name__, max_steps, table_name(n)))
 
     def _turned(self, index):
-        """[(outer turn, slot map)] of an orbit: the cycle a -> b -> c after the turn W is
-        W then the table's cycle of the slots W took them to (one move more, and the
-        table's cycles end in different outer turns, which are left out)."""
+        """[(grouped turn, slot map)] of an orbit (the outer turns and the wide turns of whole
+        groups up to (N+1)//2 layers): the cycle a -> b -> c after the turn W is W then the
+        table's cycle of the slots W took them to (one move more, and the table's cycles end
+        in different grouped turns, which are left out)."""
         if index not in self._maps:
             slots = self.orbits[index][2]
-            self._maps[index] = [(Move(f, 1, 1, t), slot_map(Move(f, 1, 1, t), slots, self.n))
-                                 for f in FACES for t in TURNS]
+            turns = [Move(f, 1, d, t) for f in FACES for d in sorted(grouped_lasts(self.n))
+                     if d <= (self.n + 1) // 2 for t in TURNS]
+            self._maps[index] = [(m, slot_map(m, slots, self.n)) for m in turns]
         return self._maps[index]
 
     def _cycle_steps(self, index, tiers, solution):
         """(net, cost, moves) of every cycle of `tiers` ({net: cycles}), opened; the cycles
-        of the best gain also after each outer turn (only those: on the 7x7x7 all of them
+        of the best gain also after each grouped turn (only those: on the 7x7x7 all of them
         cost 2.6 s a solve more for no fewer moves)."""
         top = max(tiers) if tiers else 0
         for net in sorted(tiers):
             turned = self._turned(index) if net == top else ()
             for a, b, c in tiers[net]:
-                moves = opened(self.cycle(index, a, b, c))
+                moves = opened(self.cycle(index, a, b, c), self.n)
                 yield net, added(solution, moves), moves
                 for turn, m in turned:
-                    moves = [turn] + opened(self.cycle(index, m[a], m[b], m[c]))
+                    moves = [turn] + opened(self.cycle(index, m[a], m[b], m[c]), self.n)
                     yield net, added(solution, moves), moves
 
     @staticmethod
@@ -224,7 +230,7 @@ class CentreStage(_CycleStage):
             target = moved(goal)
             net = sum(map(eq, source(cube), target)) - sum(map(eq, moved(cube), target))
             if net > 0:
-                moves = opened(self.block_moves(coded))
+                moves = opened(self.block_moves(coded), self.n)
                 found.append((added(solution, moves) / net, len(found), net, moves))
         return self._cheapest(found, STEP_CHOICES)
 

@@ -74,6 +74,20 @@ def test_grouped_turns_keep_a_blown_up_cube_blown_up(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_opened_leaves_out_exactly_the_closing_turns_that_keep_every_join(n):
+    # a wide turn of layers 1..L keeps a blown-up cube blown up iff L ends a group
+    big = views.blown_up(_scrambled(n, 68 + n), n)
+    lasts = cycles.grouped_lasts(n)
+    assert lasts == frozenset(last + 1 for _, last in views.groups(n))
+    for d in range(1, n):
+        after = moves.apply(big, [Move("R", 1, d, 1)], n)
+        assert (views.blown_up(after, n) == after) == (d in lasts)
+    slice_, grouped = Move("R", 2, 2, 1), [Move("U", 1, 1, 2), Move("F", 1, 3, 1)]
+    assert cycles.opened([slice_] + grouped, n) == [slice_]
+    assert cycles.opened([slice_, Move("F", 1, 2, 1)], n) == [slice_, Move("F", 1, 2, 1)]
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_joins_pair_every_facelet_outside_the_view_with_its_group_facelet(n):
     rows = views.view_rows(n)
     centres, wings = views.joins(n)
@@ -168,9 +182,9 @@ def test_centre_commutators_of_several_cycles_are_cheaper_per_facelet_than_a_3_c
     for seq in cycles.read_blocks(red.centres.table, n):
         perm = cycles.compose([moves.permutation(m, n) for m in seq], size)
         changed = sum(1 for i in range(size) if perm[i] != i)
-        cheap += changed == 6 and len(cycles.opened(seq)) <= 9
+        cheap += changed == 6 and len(cycles.opened(seq, n)) <= 9
     assert cheap > 1000                             # a rectangle of 6 facelets costs 12
-    three = [len(cycles.opened(red.centres.cycle(k, a, a + 1, a + 2)))
+    three = [len(cycles.opened(red.centres.cycle(k, a, a + 1, a + 2), n))
              for k, orbit in enumerate(red.orbits) if orbit[0] == "centre" for a in range(0, 22, 3)]
     assert sum(three) / len(three) < 13.5          # 15 before [a b a', Q] took any turn
 
