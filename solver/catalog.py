@@ -43,10 +43,10 @@ SPECS = [
     TableSpec("5x5-midge-cycles", 5, "cubebot.solver.solve5.midges:build", True),
     TableSpec("5x5-midge-cores", 5, "cubebot.solver.solve5.midgecores:build", True),
     TableSpec("5x5-tpair-sets", 5, "cubebot.solver.solve5.tsets:build", True),
-    TableSpec("6x6-cycles", 6, "cubebot.solver.big.cycles:build6", True),
-    TableSpec("7x7-cycles", 7, "cubebot.solver.big.cycles:build7", True),
-    TableSpec("8x8-cycles", 8, "cubebot.solver.big.cycles:build8", False),
-    TableSpec("9x9-cycles", 9, "cubebot.solver.big.cycles:build9", False),
+    TableSpec("6x6-cycles", 6, "cubebot.solver.big.cyclebuild:build6", True),
+    TableSpec("7x7-cycles", 7, "cubebot.solver.big.cyclebuild:build7", True),
+    TableSpec("8x8-cycles", 8, "cubebot.solver.big.cyclebuild:build8", False),
+    TableSpec("9x9-cycles", 9, "cubebot.solver.big.cyclebuild:build9", False),
 ]
 
 NEEDS = {5: (4,), 6: (4,), 7: (5, 4), 8: (4,), 9: (5, 4)}

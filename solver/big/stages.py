@@ -11,7 +11,7 @@ by moves + a weight x pieces not yet home; the wing stage runs one orbit at a
 time.
 
 The centre stage takes all centre orbits at once and weighs the table's
-commutators of several 3-cycles (cycles.block_commutators: three rectangles of
+commutators of several 3-cycles (cyclebuild.block_commutators: three rectangles of
 centres cycled for 12 moves, and two to four 3-cycles of one orbit or several
 for 7-16) beside the 3-cycles of every orbit (beam: BEAM_WIDTH, STEP_CHOICES,
 FACELET_WEIGHT; the wings' WING_*). The greedy they replaced, one cube and its
@@ -164,7 +164,7 @@ class CentreStage(_CycleStage):
 
     def load_blocks(self):
         """[(moved, source, coded)] of every centre commutator of several 3-cycles stored in
-        the table (cycles.block_commutators): itemgetters of the facelets it changes and of
+        the table (cyclebuild.block_commutators): itemgetters of the facelets it changes and of
         where they come from, and its moves as bytes of indices into self.moves.
 
         Loaded for one solve and dropped after the centre stage (held through the view

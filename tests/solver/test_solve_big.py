@@ -12,7 +12,7 @@ from contextlib import redirect_stdout
 import pytest
 
 from cubebot.solver import api, catalog, facelets, moves, scramble, store
-from cubebot.solver.big import cycles, freebeam, reduce, solve_stages, views
+from cubebot.solver.big import cyclebuild, cycles, freebeam, reduce, solve_stages, views
 from cubebot.solver.errors import TableError
 from cubebot.solver.moves import Move
 from .cubes import check_solves, disguise, seeded
@@ -143,7 +143,7 @@ def test_insert_steps_are_distinct_and_hold_the_speedcubers_inserts():
     from cubebot.solver.big import insertbeam
     n = 6
     steps = insertbeam.insert_steps(n)
-    perms = set(tuple(cycles.compose([moves.permutation(m, n) for m in seq], 6 * n * n))
+    perms = set(tuple(cyclebuild.compose([moves.permutation(m, n) for m in seq], 6 * n * n))
                 for seq in steps)
     assert len(perms) == len(steps) > 1000
     written = set(moves.format_moves(seq) for seq in steps)
@@ -164,7 +164,7 @@ def test_block_commutators_are_pure_centre_cycles_outside_the_view(tables_dir, n
     rng = seeded(95 + n)
     for _, _, coded in rng.sample(blocks, 40):
         seq = red.centres.block_moves(coded)
-        perm = cycles.compose([moves.permutation(m, n) for m in seq], size)
+        perm = cyclebuild.compose([moves.permutation(m, n) for m in seq], size)
         changed = [i for i in range(size) if perm[i] != i]
         assert changed and set(changed) <= outside
         assert all(perm[perm[perm[i]]] == i for i in changed)
@@ -180,7 +180,7 @@ def test_centre_commutators_of_several_cycles_are_cheaper_per_facelet_than_a_3_c
     size = 6 * n * n
     cheap = 0
     for seq in cycles.read_blocks(red.centres.table, n):
-        perm = cycles.compose([moves.permutation(m, n) for m in seq], size)
+        perm = cyclebuild.compose([moves.permutation(m, n) for m in seq], size)
         changed = sum(1 for i in range(size) if perm[i] != i)
         cheap += changed == 6 and len(cycles.opened(seq, n)) <= 9
     assert cheap > 1000                             # a rectangle of 6 facelets costs 12
@@ -282,8 +282,8 @@ def test_table_cycles_are_pure_three_cycles(tables_dir, n):
         for _ in range(8):
             a, b, c = rng.sample(range(cycles.N_SLOTS), 3)
             seq = red.centres.cycle(index, a, b, c)
-            perm = cycles.compose([moves.permutation(m, n) for m in seq], size)
-            assert cycles.pure_cycle(perm, slots) in ((a, b, c), (b, c, a), (c, a, b)), (kind, label)
+            perm = cyclebuild.compose([moves.permutation(m, n) for m in seq], size)
+            assert cyclebuild.pure_cycle(perm, slots) in ((a, b, c), (b, c, a), (c, a, b)), (kind, label)
 
 
 # ---------------------------------------------------------------- solving
