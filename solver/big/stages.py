@@ -27,7 +27,7 @@ therefore takes its goal afresh (views.blown_up of the cube: the colour each
 facelet must show), and a cycle costs its moves up to its last other turn
 (6x6x6, seed 6666, first 6 states: centres + wings 200.6 -> 176.2 moves with
 the outer turns left out; the grouped wide turns too, 2026-11-27: 8 states of
-seed 6060, centres 80.8 -> 73.9, 6 of seed 7070, 112.5 -> 91.3). Centre
+seed 6060, centres 80.8 -> 72.5, 6 of seed 7070, 112.5 -> 90.2). Centre
 pieces of one colour are alike: a centre orbit is done when each facelet
 shows its goal. Wings are told apart by colours and
 hand: a wing cannot be flipped in its slot, so which way round it shows its
