@@ -25,6 +25,7 @@ from .views import centre_orbits, groups, in_view, wing_orbits
 N_SLOTS = 24                   # pieces in every orbit
 N_CYCLES = N_SLOTS * (N_SLOTS - 1) * (N_SLOTS - 2) // 3
 TURNS = (1, 2, 3)
+_GROUPED_LASTS = {}            # N -> grouped_lasts(N), filled on first use
 
 
 def table_name(n):
@@ -59,8 +60,19 @@ def setup_moves(n):
 
 def grouped_lasts(n):
     """The layer counts L of the grouped turns (1..L from a face ending at a group's end):
-    they turn whole groups (views.lift), so they keep every joined piece joined."""
-    return frozenset(last + 1 for _, last in groups(n))
+    they turn whole groups (views.lift), so they keep every joined piece joined. Made on
+    first use for each N (`opened` asks for it per cycle weighed)."""
+    if n not in _GROUPED_LASTS:
+        _GROUPED_LASTS[n] = frozenset(last + 1 for _, last in groups(n))
+    return _GROUPED_LASTS[n]
+
+
+def grouped_turns(n):
+    """The grouped turns a table value may hold (up to (N+1)//2 layers): every outer turn,
+    and the 6x6x6's 3Rw, the 7x7x7's 3Rw and 4Rw."""
+    lasts = grouped_lasts(n)
+    return [Move(f, 1, d, t) for f in FACES for d in range(1, (n + 1) // 2 + 1) if d in lasts
+            for t in TURNS]
 
 
 def opened(moves, n):
@@ -106,8 +118,3 @@ def slot_map(move, slots, n):
         goes[p] = i
     slot_of = dict((f, s) for s, piece in enumerate(slots) for f in piece)
     return tuple(slot_of[goes[piece[0]]] for piece in slots)
-
-
-def decode(value, n):
-    """The moves of a table value of the NxNxN (solve5.cycletables.decode over move_list(n))."""
-    return decode_moves(value, move_list(n))

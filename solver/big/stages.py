@@ -39,12 +39,11 @@ permutation, even after the parity stage, so 3-cycles finish it.
 from operator import eq, itemgetter
 
 from cubebot.solver.errors import InvalidCube, TableError
-from cubebot.solver.facelets import FACES
-from cubebot.solver.moves import Move, apply, permutation, simplify
-from cubebot.solver.solve5.cycletables import orientations
+from cubebot.solver.moves import apply, permutation, simplify
+from cubebot.solver.solve5.cycletables import decode, orientations
 from .views import blown_up, joins, sequence_permutation
-from .cycles import (N_SLOTS, TURNS, cycle_key, decode, grouped_lasts, move_list, opened, read_blocks, setup_moves,
-                     slot_map, table_name)
+from .cycles import (N_SLOTS, cycle_key, grouped_turns, move_list, opened, read_blocks, setup_moves, slot_map,
+                     table_name)
 
 TAIL = 4                       # moves of the solution so far that a next cycle may cancel
 CHOICES = 40                   # 3-cycles of the best gain compared by length, per step
@@ -67,6 +66,7 @@ class _CycleStage(object):
         self.n = n
         self.table = table
         self.orbits = orbits
+        self.moves = move_list(n)      # what a table value's bytes index (made once)
         self._maps = {}
 
     def cycle(self, index, a, b, c):
@@ -75,7 +75,7 @@ class _CycleStage(object):
         if value is None:
             raise TableError("table {} has no cycle {}->{}->{} of orbit {}: run `cubebot tables "
                              "build --size {}`".format(table_name(self.n), a, b, c, index, self.n))
-        return decode(value, self.n)
+        return decode(value, self.moves)
 
     def _beam(self, cube, solution, steps, left, width, weight, max_steps):
         """(cube, solution) after a beam search from `cube` (reached by `solution`): `width`
@@ -120,9 +120,7 @@ class _CycleStage(object):
         in different grouped turns, which are left out)."""
         if index not in self._maps:
             slots = self.orbits[index][2]
-            turns = [Move(f, 1, d, t) for f in FACES for d in sorted(grouped_lasts(self.n))
-                     if d <= (self.n + 1) // 2 for t in TURNS]
-            self._maps[index] = [(m, slot_map(m, slots, self.n)) for m in turns]
+            self._maps[index] = [(m, slot_map(m, slots, self.n)) for m in grouped_turns(self.n)]
         return self._maps[index]
 
     def _cycle_steps(self, index, tiers, solution):
@@ -158,10 +156,6 @@ class _CycleStage(object):
 class CentreStage(_CycleStage):
     """Solves the centre orbits outside the view, all at once."""
 
-    def __init__(self, n, table, orbits):
-        _CycleStage.__init__(self, n, table, orbits)
-        self.moves = move_list(n)
-
     def load_blocks(self):
         """[(moved, source, coded)] of every centre commutator of several 3-cycles stored in
         the table (cyclebuild.block_commutators): itemgetters of the facelets it changes and of
@@ -174,23 +168,16 @@ class CentreStage(_CycleStage):
         n = self.n
         places = tuple(range(6 * n * n))
         index = dict((m, i) for i, m in enumerate(self.moves))
-        blocks, seen, getters = [], set(), {}
-        for moves in read_blocks(self.table, n):
-            self._add_block(blocks, moves, sequence_permutation(moves, n, places), seen, getters,
-                            index, places)
-        return blocks
-
-    @staticmethod
-    def _add_block(blocks, moves, p, seen, getters, index, places):
-        moved = tuple(places[i] for i in places if p[i] != i)
-        source = tuple(p[i] for i in moved)
-        key = hash((moved, source))           # an int, not the tuples: a lower peak at load
-        if key not in seen:
-            seen.add(key)
+        blocks, getters = [], {}
+        for moves in read_blocks(self.table, n):      # each a distinct permutation (the build's)
+            p = sequence_permutation(moves, n, places)
+            moved = tuple(places[i] for i in places if p[i] != i)
             getter = getters.get(moved)
             if getter is None:
                 getter = getters[moved] = itemgetter(*moved)
-            blocks.append((getter, itemgetter(*source), bytes(bytearray(index[m] for m in moves))))
+            blocks.append((getter, itemgetter(*(p[i] for i in moved)),
+                           bytes(bytearray(index[m] for m in moves))))
+        return blocks
 
     def block_moves(self, coded):
         """The Moves of a block's bytes."""

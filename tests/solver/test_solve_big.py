@@ -143,7 +143,7 @@ def test_insert_steps_are_distinct_and_hold_the_speedcubers_inserts():
     from cubebot.solver.big import insertbeam
     n = 6
     steps = insertbeam.insert_steps(n)
-    perms = set(tuple(cyclebuild.compose([moves.permutation(m, n) for m in seq], 6 * n * n))
+    perms = set(tuple(views.sequence_permutation(seq, n))
                 for seq in steps)
     assert len(perms) == len(steps) > 1000
     written = set(moves.format_moves(seq) for seq in steps)
@@ -164,7 +164,7 @@ def test_block_commutators_are_pure_centre_cycles_outside_the_view(tables_dir, n
     rng = seeded(95 + n)
     for _, _, coded in rng.sample(blocks, 40):
         seq = red.centres.block_moves(coded)
-        perm = cyclebuild.compose([moves.permutation(m, n) for m in seq], size)
+        perm = views.sequence_permutation(seq, n)
         changed = [i for i in range(size) if perm[i] != i]
         assert changed and set(changed) <= outside
         assert all(perm[perm[perm[i]]] == i for i in changed)
@@ -175,15 +175,15 @@ def test_block_commutators_are_pure_centre_cycles_outside_the_view(tables_dir, n
 @pytest.mark.parametrize("n", SIZES)
 def test_centre_commutators_of_several_cycles_are_cheaper_per_facelet_than_a_3_cycle(tables_dir, n):
     # [a b a', Q] whose supports meet in two facelets: two 3-cycles for 8-10 moves, where
-    # one 3-cycle of the table costs 11-12 opened
+    # one 3-cycle of the table costs 9-12 opened
     red = reduce.Reducer(n)
     size = 6 * n * n
     cheap = 0
     for seq in cycles.read_blocks(red.centres.table, n):
-        perm = cyclebuild.compose([moves.permutation(m, n) for m in seq], size)
+        perm = views.sequence_permutation(seq, n)
         changed = sum(1 for i in range(size) if perm[i] != i)
         cheap += changed == 6 and len(cycles.opened(seq, n)) <= 9
-    assert cheap > 1000                             # a rectangle of 6 facelets costs 12
+    assert cheap > 1000                             # 432 of them among the block commutators
     three = [len(cycles.opened(red.centres.cycle(k, a, a + 1, a + 2), n))
              for k, orbit in enumerate(red.orbits) if orbit[0] == "centre" for a in range(0, 22, 3)]
     assert sum(three) / len(three) < 13.5          # 15 before [a b a', Q] took any turn
@@ -277,12 +277,11 @@ def test_orbits_partition_the_pieces_and_every_turn_keeps_them(n):
 def test_table_cycles_are_pure_three_cycles(tables_dir, n):
     red = reduce.Reducer(n)
     rng = seeded(90 + n)
-    size = 6 * n * n
     for index, (kind, label, slots) in enumerate(red.orbits):
         for _ in range(8):
             a, b, c = rng.sample(range(cycles.N_SLOTS), 3)
             seq = red.centres.cycle(index, a, b, c)
-            perm = cyclebuild.compose([moves.permutation(m, n) for m in seq], size)
+            perm = views.sequence_permutation(seq, n)
             assert cyclebuild.pure_cycle(perm, slots) in ((a, b, c), (b, c, a), (c, a, b)), (kind, label)
 
 
