@@ -36,6 +36,7 @@ from cubebot.solver.moves import Move, invert, simplify
 from cubebot.solver.solve5.cycletables import cheapest_setups, write_cycles
 from .cycles import (N_CYCLES, N_SLOTS, TURNS, blocks_base, cycle_key, grouped_lasts, move_list, opened, orbits,
                      setup_moves, slot_map)
+from .freebeam import free_turns
 from .views import sequence_permutation, written
 
 KEY_WIDTH = 3                  # orbit * 24^3 + cycle key < 2 ** 24
@@ -76,9 +77,8 @@ def pure_cycle(perm, slots):
     return (a, b, to[b])
 
 
-def _slices(n, layers=None):
-    layers = range(2, n) if layers is None else layers
-    return [Move(f, d, d, t) for f in FACES for d in layers for t in TURNS]
+def _slices(n, layer):
+    return [Move(f, layer, layer, t) for f in FACES for t in TURNS]
 
 
 def _outer():
@@ -150,14 +150,11 @@ def _pure_commutators(pairs, orbit_slots, n, several=None):
     return [OrderedDict((key, value) for key, (_, value) in found.items()) for found in best]
 
 
-def _wide(n):
-    return [Move(f, 1, d, t) for f in FACES for d in range(2, n // 2 + 1) for t in TURNS]
-
-
 def _centre_pairs(n):
-    """(P, Q) of [a b a', Q] and [Q, a b a']: a, b and Q any outer, wide or slice turn,
-    b of another face than a."""
-    turns = _outer() + _wide(n) + _slices(n)
+    """(P, Q) of [a b a', Q] and [Q, a b a']: a, b and Q any of the free turns (outer and
+    wide turns up to half the cube, inner slices: freebeam.free_turns), b of another face
+    than a."""
+    turns = [m for m, _ in free_turns(n)]     # each distinct turn once (slices from U, R, F)
     for a in turns:
         for b in turns:
             if b.face != a.face:
@@ -193,7 +190,7 @@ def wing_bases(k, slots, n):
     outer = _outer()
 
     def pairs():
-        for a in _slices(n, (k + 1,)):
+        for a in _slices(n, k + 1):
             for x in outer:
                 for y in outer:
                     if y.face != x.face:
