@@ -18,6 +18,7 @@ first. It stops once the cheapest cube is known and nothing else is within
 
 import heapq
 import itertools
+import operator
 
 from cubebot.solver.cubies import CORNER_NAMES, EDGE_NAMES, parity
 from cubebot.solver.facelets import FACES
@@ -28,26 +29,28 @@ _EDGE_BITS = len(CORNER_NAMES)
 
 
 def labellings(cost, n, fixed, corners):
-    """Candidate labellings, cheapest first: (base cost, {letter: class}, fixed facelets).
+    """Candidate labellings, cheapest first: (base cost, classes of URFDLB, fixed
+    facelets, rotation class id: see rotation_classes).
 
     Odd N: every assignment of the six classes to the middle centres, costed
     on those centres. Even N: every choice of three classes for the DBL corner
     (costed on it) with every assignment of the other three to U, R, F.
     """
     out = []
+    classes = rotation_classes()
     if fixed:
         for perm in itertools.permutations(range(6)):
             base = sum(cost[i][k] for i, k in zip(fixed, perm))
-            out.append((base, dict(zip(FACES, perm)), ()))
+            out.append((base, perm, (), classes[perm]))
     else:
         spot = corners[DBL]
         for triple in itertools.permutations(range(6), 3):
             base = sum(cost[i][k] for i, k in zip(spot, triple))
             rest = [k for k in range(6) if k not in triple]
-            for perm in itertools.permutations(rest):
-                mapping = dict(zip("DBL", triple))
-                mapping.update(zip("URF", perm))
-                out.append((base, mapping, spot))
+            d, b, l = triple
+            for u, r, f in itertools.permutations(rest):
+                perm = (u, r, f, d, l, b)     # URFDLB
+                out.append((base, perm, spot, classes[perm]))
     out.sort(key=lambda item: item[0])
     return out
 
@@ -112,30 +115,76 @@ class Level(object):
 
     __slots__ = ("cands", "table", "keys", "low", "bit0", "last_corner", "last_edge", "corner")
 
-    def __init__(self, table, keys, bit0, corner):
+    def __init__(self, table, keys, bit0, corner, low):
         self.cands = None
         self.table, self.keys = table, keys
-        self.low = min(table[index] for index, _, _ in keys) if keys else None
+        self.low = low
         self.bit0, self.corner = bit0, corner
         self.last_corner = self.last_edge = False
 
 
-def build_levels(tables, label, fix_dbl):
+# Made on first use, then kept (see rotation_classes).
+_ROTATION_CLASSES = {}
+_CLASS_GETTERS = []
+
+
+def rotation_classes():
+    """{classes of URFDLB: id}, one id (0..29) shared by exactly the labellings that
+    differ by a whole-cube turn.
+
+    Such labellings give every corner and edge position the same candidate
+    class tuples (only the pieces' names differ), so the same cheapest
+    candidate (`position_lows`). Two labellings are in one class when they
+    make the same corner class triples, each written from its smallest class.
+    """
+    if not _ROTATION_CLASSES:
+        ids = {}
+        for perm in itertools.permutations(range(6)):
+            label = dict(zip(FACES, perm))
+            triples = []
+            for name in CORNER_NAMES:
+                triple = [label[c] for c in name]
+                k = triple.index(min(triple))
+                triples.append(tuple(triple[k:] + triple[:k]))
+            key = tuple(sorted(triples))
+            if key not in ids:
+                ids[key] = len(ids)
+                _CLASS_GETTERS.append(tuple(
+                    operator.itemgetter(*[index for index, _, _ in _keys(names, label, turns)])
+                    for names, turns in ((CORNER_NAMES, _CORNER_TURNS), (EDGE_NAMES, _EDGE_TURNS))))
+            _ROTATION_CLASSES[perm] = ids[key]
+    return _ROTATION_CLASSES
+
+
+def position_lows(tables, group):
+    """(corner lows, edge lows): each position's cheapest candidate under every
+    labelling of rotation class `group`."""
+    rotation_classes()
+    corner_getter, edge_getter = _CLASS_GETTERS[group]
+    corners, edges = tables
+    return ([min(corner_getter(table)) for table in corners],
+            [min(edge_getter(table)) for table in edges])
+
+
+def build_levels(tables, label, fix_dbl, lows):
     """The search levels for one labelling: corners, then edges.
 
     tables: (corner tables, edge tables), position_costs of the corner and
-    edge positions (no edge positions on even cubes).
+    edge positions (no edge positions on even cubes); lows: its position_lows.
     """
     corners, edges = tables
+    corner_lows, edge_lows = lows
     ckeys = _keys(CORNER_NAMES, label, _CORNER_TURNS)
-    levels = [Level(table, ckeys, _CORNER_BITS, True) for table in corners]
+    levels = [Level(table, ckeys, _CORNER_BITS, True, low)
+              for table, low in zip(corners, corner_lows)]
     if fix_dbl:
-        levels[DBL] = Level(corners[DBL], [k for k in ckeys if k[1] == DBL and k[2] == 0],
-                            _CORNER_BITS, True)
+        own = [k for k in ckeys if k[1] == DBL and k[2] == 0]
+        levels[DBL] = Level(corners[DBL], own, _CORNER_BITS, True, corners[DBL][own[0][0]])
     levels[-1].last_corner = True
     if edges:
         ekeys = _keys(EDGE_NAMES, label, _EDGE_TURNS)
-        levels.extend(Level(table, ekeys, _EDGE_BITS, False) for table in edges)
+        levels.extend(Level(table, ekeys, _EDGE_BITS, False, low)
+                      for table, low in zip(edges, edge_lows))
         levels[-1].last_edge = True
     return levels
 
@@ -167,24 +216,25 @@ class PieceSearch(object):
     def run(self, entries, make_levels):
         """Search every labelling; keep the two cheapest valid cubes in self.found.
 
-        entries: (lower bound, base cost, label) per labelling, the bound at
-        most the cost of any of its cubes; make_levels(label) builds its
-        search levels (build_levels) when the labelling comes up.
+        entries: (lower bound, base cost, classes of URFDLB, rotation class
+        id) per labelling, the bound at most the cost of any of its cubes;
+        make_levels(classes, rotation class id) gives its label ({letter:
+        class}) and search levels (build_levels) when the labelling comes up.
         """
         heap = []
         counter = itertools.count()
-        for bound, base, label in entries:
-            heap.append((bound, next(counter), base, None, -1, 0, label))
+        for bound, base, classes, group in entries:
+            heap.append((bound, next(counter), base, None, -1, 0, (classes, group)))
         heapq.heapify(heap)
         while heap:
             f, _, g, state, d, j, ctx = heapq.heappop(heap)
             if f > self.limit():
                 return
             if d < 0:
-                levels = make_levels(ctx)
+                label, levels = make_levels(*ctx)
                 tail = _tails(levels)
                 if tail is not None:
-                    self._push(heap, counter, (ctx, levels, tail), g, _ROOT, 0, 0)
+                    self._push(heap, counter, (label, levels, tail), g, _ROOT, 0, 0)
                 continue
             self.nodes += 1
             if self.nodes > self.max_nodes:

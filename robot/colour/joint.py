@@ -11,7 +11,7 @@ capped at COST_CAP); the margins below are in the same units.
 from cubebot.solver.facelets import FACES, solved
 
 from cubebot.robot.colour.assign import (DBL, PieceSearch, build_levels, fill, labellings,
-                                         position_costs)
+                                         position_costs, position_lows)
 from cubebot.robot.colour.balanced import hungarian, swap_gaps
 from cubebot.robot.colour.pieces import orbits, solved_pieces
 
@@ -34,16 +34,24 @@ def cheapest(cost, n):
     letters is None when no valid cube was found.
     """
     orb = orbits(n)
-    # The labelling's own facelets are costed in `base`; every other facelet
-    # costs at least its cheapest class.
-    own = set(orb.fixed) | (set() if orb.fixed else set(orb.corners[DBL]))
-    searched = set(i for spot in orb.corners + orb.edges for i in spot)
-    floor = sum(min(cost[i]) for i in searched - own)
-    search = PieceSearch(SEARCH_MARGIN, MAX_NODES, check_parity=(n % 2 == 1))
-    entries = [(base + floor, base if orb.fixed else 0.0, label)
-               for base, label, _ in labellings(cost, n, orb.fixed, orb.corners)]
     tables = (position_costs(cost, orb.corners), position_costs(cost, orb.edges))
-    search.run(entries, lambda label: build_levels(tables, label, fix_dbl=not orb.fixed))
+    search = PieceSearch(SEARCH_MARGIN, MAX_NODES, check_parity=(n % 2 == 1))
+    # Per rotation class: its position_lows, shared by its 24 labellings, and
+    # their sum over the positions a labelling's base does not cost (on even
+    # cubes the DBL corner is the labelling's own).
+    lows, rests, entries = {}, {}, []
+    for base, classes, _, group in labellings(cost, n, orb.fixed, orb.corners):
+        if group not in lows:
+            corner_lows, edge_lows = lows[group] = position_lows(tables, group)
+            rests[group] = (sum(corner_lows) + sum(edge_lows)
+                            - (0.0 if orb.fixed else corner_lows[DBL]))
+        entries.append((base + rests[group], base if orb.fixed else 0.0, classes, group))
+
+    def make_levels(classes, group):
+        label = dict(zip(FACES, classes))
+        return label, build_levels(tables, label, not orb.fixed, lows[group])
+
+    search.run(entries, make_levels)
     if not search.found:
         return search, None, None, set()
     _, label, placements = search.found[0]

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from cubebot.robot.colour.assign import (CORNER_NAMES, EDGE_NAMES, _CORNER_TURNS, _EDGE_TURNS,
-                                         _candidates, _keys, position_costs)
+                                         _candidates, _keys, position_costs, position_lows,
+                                         rotation_classes)
 from cubebot.robot.colour.pieces import orbits
 from cubebot.robot.colour.rawmodel import RawModel
 from cubebot.robot.colour.resolve import resolve, resolve_counts
@@ -41,6 +42,26 @@ def test_position_tables_give_the_summed_costs():
             want = [_direct(cost, spot, names, label, turns) for spot in positions]
             assert [[(round(c, 9), q, o) for c, q, o in cands] for cands in got] == \
                 [[(round(c, 9), q, o) for c, q, o in cands] for cands in want]
+
+
+def test_labellings_one_turn_apart_share_their_cheapest_candidates():
+    # 30 rotation classes of 24 labellings each; under every labelling each
+    # position's cheapest candidate is its class's position_lows entry.
+    classes = rotation_classes()
+    assert len(classes) == 720
+    assert sorted(list(classes.values()).count(g) for g in range(30)) == [24] * 30
+    rng = random.Random(4)
+    for n in (2, 3):
+        orb = orbits(n)
+        cost = [[rng.uniform(0, 10) for _ in range(6)] for _ in range(6 * n * n)]
+        tables = (position_costs(cost, orb.corners), position_costs(cost, orb.edges))
+        for perm, group in classes.items():
+            label = dict(zip(FACES, perm))
+            want = tuple([min(_candidates(table, _keys(names, label, turns)))[0]
+                          for table in tabs]
+                         for tabs, names, turns in ((tables[0], CORNER_NAMES, _CORNER_TURNS),
+                                                    (tables[1], EDGE_NAMES, _EDGE_TURNS)))
+            assert position_lows(tables, group) == want
 
 
 def test_a_tight_class_stays_tight_beside_a_broad_one():
