@@ -36,13 +36,14 @@ def labellings(cost, n, fixed, corners):
     on those centres. Even N: every choice of three classes for the DBL corner
     (costed on it) with every assignment of the other three to U, R, F.
     """
-    out = []
     classes = rotation_classes()
     if fixed:
-        for perm in itertools.permutations(range(6)):
-            base = sum(cost[i][k] for i, k in zip(fixed, perm))
-            out.append((base, perm, (), classes[perm]))
+        # the six centres' rows, summed in the order of `fixed` (URFDLB)
+        cu, cr, cf, cd, cl, cb = [cost[i] for i in fixed]
+        out = [(cu[p[0]] + cr[p[1]] + cf[p[2]] + cd[p[3]] + cl[p[4]] + cb[p[5]], p, (), classes[p])
+               for p in itertools.permutations(range(6))]
     else:
+        out = []
         spot = corners[DBL]
         for triple in itertools.permutations(range(6), 3):
             base = sum(cost[i][k] for i, k in zip(spot, triple))
@@ -51,7 +52,7 @@ def labellings(cost, n, fixed, corners):
             for u, r, f in itertools.permutations(rest):
                 perm = (u, r, f, d, l, b)     # URFDLB
                 out.append((base, perm, spot, classes[perm]))
-    out.sort(key=lambda item: item[0])
+    out.sort(key=operator.itemgetter(0))
     return out
 
 

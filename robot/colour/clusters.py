@@ -96,10 +96,16 @@ def capacity_assign(dist, k, cap):
     return groups
 
 
+def _distances(points, centres):
+    """dist[i][c] = _d2(points[i], centres[c]), written out (no call a pair)."""
+    return [[(p0 - c0) ** 2 + (p1 - c1) ** 2 + (p2 - c2) ** 2 for c0, c1, c2 in centres]
+            for p0, p1, p2 in points]
+
+
 def _lloyd(points, centres, k, cap):
     groups = None
     for _ in range(ROUNDS):
-        dist = [[_d2(p, c) for c in centres] for p in points]
+        dist = _distances(points, centres)
         new = capacity_assign(dist, k, cap)
         if new == groups:
             break
@@ -109,18 +115,29 @@ def _lloyd(points, centres, k, cap):
     return spread, groups
 
 
+def _nearer(nearest, points, centre):
+    """Each point's squared distance to its nearest centre (`nearest`, one a
+    point), with `centre` added to the centres."""
+    c0, c1, c2 = centre
+    return [min(d, (p0 - c0) ** 2 + (p1 - c1) ** 2 + (p2 - c2) ** 2)
+            for d, (p0, p1, p2) in zip(nearest, points)]
+
+
 def _farthest(points, k, first):
     centres = [points[first]]
+    nearest = _nearer([float("inf")] * len(points), points, centres[0])
     while len(centres) < k:
-        far = max(range(len(points)), key=lambda i: min(_d2(points[i], c) for c in centres))
+        far = max(range(len(points)), key=nearest.__getitem__)
         centres.append(points[far])
+        nearest = _nearer(nearest, points, points[far])
     return centres
 
 
 def _plus_plus(points, k, rng):
     centres = [points[rng.randrange(len(points))]]
+    weights = [float("inf")] * len(points)
     while len(centres) < k:
-        weights = [min(_d2(p, c) for c in centres) for p in points]
+        weights = _nearer(weights, points, centres[-1])
         total = sum(weights)
         if total <= 0:
             centres.append(points[rng.randrange(len(points))])

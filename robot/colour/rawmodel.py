@@ -120,8 +120,13 @@ def _inverse(m):
 
 
 def _maha(x, mean, inv):
-    d = [x[a] - mean[a] for a in range(3)]
-    return sum(d[a] * inv[a][b] * d[b] for a in range(3) for b in range(3))
+    """(x - mean)' inv (x - mean), written out (the resolver's innermost sum;
+    the terms added in the same order as the double sum over channels)."""
+    d0, d1, d2 = x[0] - mean[0], x[1] - mean[1], x[2] - mean[2]
+    i0, i1, i2 = inv
+    return (d0 * i0[0] * d0 + d0 * i0[1] * d1 + d0 * i0[2] * d2
+            + d1 * i1[0] * d0 + d1 * i1[1] * d1 + d1 * i1[2] * d2
+            + d2 * i2[0] * d0 + d2 * i2[1] * d1 + d2 * i2[2] * d2)
 
 
 def quantisation_var(mean, quantum):
