@@ -114,6 +114,20 @@ def simplify(moves):
         moves = result
 
 
+def is_simplified(moves):
+    """Whether simplify(moves) == moves: no run of moves about one axis turns the same
+    layers twice (a Move turns 1-3 quarters, so none is dropped). Cheaper than simplify."""
+    axis, seen = None, ()
+    for m in moves:
+        if AXIS_OF[m.face] != axis:
+            axis, seen = AXIS_OF[m.face], []
+        key = (m.face, m.first, m.last)
+        if key in seen:
+            return False
+        seen.append(key)
+    return True
+
+
 def count(moves, metric="htm"):
     """Length of a move list: htm/obtm count every turn 1, qtm counts a half turn 2.
 

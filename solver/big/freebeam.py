@@ -15,8 +15,10 @@ the least  moves + CENTRE_WEIGHT x (centre facelets not joined)
 the weights are about what the table 3-cycles pay per piece afterwards, so
 the path to the best score seen is where the cycles become cheaper than
 more turns. It stops after MAX_STEPS steps or STALL steps without a better
-best score. Only the scores of children are computed from the parent (two
-index lists per step and kind), the full cube only for the WIDTH kept.
+best score. Only the scores of children are computed from the parent (a
+parent's unjoined count, less and plus what the joins a step moves give
+before and after it: four index lists per step and kind, over those joins
+only), the full cube only for the WIDTH kept.
 """
 
 from heapq import heapify, heappop
@@ -55,16 +57,16 @@ class JoinBeam(object):
         self.steps = []
         for seq in steps:
             p = sequence_permutation(seq, n, places)
-            self.steps.append((tuple(seq), len(seq), self._getters(self.centres, p),
-                               self._getters(self.wings, p) if wings else None))
+            self.steps.append((tuple(seq), len(seq), _touched(self.centres, p),
+                               _touched(self.wings, p) if wings else None))
 
     @staticmethod
-    def _getters(pairs, p):
-        return itemgetter(*[p[a] for a, _ in pairs]), itemgetter(*[p[b] for _, b in pairs])
+    def _unjoined(pairs, cube):
+        return sum(1 for a, b in pairs if cube[a] != cube[b])
 
     def score(self, cube, centre_weight, wing_weight):
-        return centre_weight * sum(1 for a, b in self.centres if cube[a] != cube[b]) + \
-            wing_weight * sum(1 for a, b in self.wings if cube[a] != cube[b])
+        return centre_weight * self._unjoined(self.centres, cube) + \
+            wing_weight * self._unjoined(self.wings, cube)
 
     def search(self, cube, width, centre_weight, wing_weight, max_steps, stall):
         """The written moves of the path to the best score seen (maybe none)."""
@@ -75,13 +77,17 @@ class JoinBeam(object):
         for _ in range(max_steps):
             children = []
             for cost, shown, last in beam:
-                for index, (_, c, (ca, cb), wing_getters) in enumerate(self.steps):
+                centres = self._unjoined(self.centres, shown)
+                wings = self._unjoined(self.wings, shown) if wing_weight else 0
+                for index, (_, c, (ca, cb, ta, tb), wing_getters) in enumerate(self.steps):
                     if index == last:
                         continue
-                    bad = centre_weight * sum(map(ne, ca(shown), cb(shown)))
+                    bad = centre_weight * (centres - sum(map(ne, ca(shown), cb(shown)))
+                                           + sum(map(ne, ta(shown), tb(shown))))
                     if wing_weight:
-                        wa, wb = wing_getters
-                        bad += wing_weight * sum(map(ne, wa(shown), wb(shown)))
+                        wa, wb, wta, wtb = wing_getters
+                        bad += wing_weight * (wings - sum(map(ne, wa(shown), wb(shown)))
+                                              + sum(map(ne, wta(shown), wtb(shown))))
                     children.append((cost + c + bad, cost + c, index, shown))
             heapify(children)          # popped in sorted order: only the first few are needed
             beam, kept = [], {}
@@ -102,6 +108,24 @@ class JoinBeam(object):
             if stalled >= stall:
                 break
         return simplify([m for index in best[1] for m in self.steps[index][0]])
+
+
+def _getter(indices):
+    """c -> tuple(c[i] for i in indices), for any number of indices."""
+    if len(indices) >= 2:
+        return itemgetter(*indices)
+    return lambda c: tuple(c[i] for i in indices)
+
+
+def _touched(pairs, p):
+    """The joins (a, b) that the permutation p (new[i] = old[p[i]]) moves, as
+    getters of their two facelets before (a, b) and after (p[a], p[b]) it: a
+    step changes no other join, so the cube's unjoined count less those joins'
+    now plus theirs after is its child's (index lists of the joins a step
+    moves, not of all of them: the 9x9x9's insert steps held 24 MB of whole lists)."""
+    moved = [(a, b) for a, b in pairs if p[a] != a or p[b] != b]
+    return (_getter([a for a, _ in moved]), _getter([b for _, b in moved]),
+            _getter([p[a] for a, _ in moved]), _getter([p[b] for _, b in moved]))
 
 
 class FreeStage(JoinBeam):

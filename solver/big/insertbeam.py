@@ -26,7 +26,7 @@ from collections import OrderedDict
 from cubebot.solver.facelets import OPPOSITE
 from cubebot.solver.moves import invert
 from .freebeam import JoinBeam, free_turns
-from .views import sequence_permutation, written
+from .views import permutation_key, written
 
 WIDTH = 16                     # cubes kept per step
 CENTRE_WEIGHT = 4.0            # moves charged per centre facelet not joined
@@ -49,7 +49,7 @@ def insert_steps(n):
     found = OrderedDict()          # first-found order among equal lengths: no dict order
     for seq in sequences:
         moves = written(seq, n)
-        key = sequence_permutation(moves, n)
+        key = permutation_key(moves, n)
         if key not in found or len(moves) < len(found[key]):
             found[key] = moves
     return sorted(found.values(), key=len)

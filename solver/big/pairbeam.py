@@ -41,7 +41,7 @@ from operator import itemgetter, ne
 
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, invert, simplify
-from .views import groups, joins, sequence_permutation, view_rows, written
+from .views import groups, joins, permutation_key, sequence_permutation, view_rows, written
 
 WIDTH = 16                     # cubes kept per step
 WEIGHT = 5.0                   # moves charged per wing facelet outside the view not joined
@@ -63,7 +63,7 @@ def steps(n):
     found, order = {}, []
 
     def add(moves):
-        state = sequence_permutation(moves, n)
+        state = permutation_key(moves, n)
         if state not in found:
             order.append(state)
             found[state] = moves

@@ -23,6 +23,7 @@ Orbits (the pieces that moves can exchange):
                         (1 <= k < N-1-k), each a pair of facelets
 """
 
+from array import array
 from operator import itemgetter
 
 from cubebot.solver.cubies import edge_wings
@@ -143,6 +144,14 @@ def written(moves, n):
     for m in moves:
         result += slice_turns(m.face, m.first, m.turns, n) if m.first > 1 else [m]
     return simplify(result)
+
+
+def permutation_key(moves, n):
+    """The facelet permutation of a move list as bytes, two a facelet: an exact
+    dict key for telling step permutations apart. A tuple of 6N^2 ints, most of
+    them int objects of their own (above 256), costs about 18 bytes a facelet:
+    keyed so, the 9x9x9's insert stage (4,539 distinct steps) peaked 23 MB higher."""
+    return array("H", sequence_permutation(moves, n)).tobytes()
 
 
 def sequence_permutation(moves, n, places=None):

@@ -169,13 +169,9 @@ def added(solution, moves):
 
 
 def decode(value, move_list=ALL_MOVES):
-    """The moves of a table value."""
-    moves = []
-    while value:
-        value, i = divmod(value, BYTE)
-        moves.append(move_list[i - 1])
-    moves.reverse()
-    return moves
+    """The moves of a table value: its bytes, most significant first, each a
+    move's index + 1 (never 0)."""
+    return [move_list[i - 1] for i in bytearray(value.to_bytes((value.bit_length() + 7) // 8, "big"))]
 
 
 def orientations(maps, flips):

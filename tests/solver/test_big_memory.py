@@ -61,3 +61,20 @@ def test_the_centre_stage_drops_its_blocks_after_a_solve(loaded):
     assert all(after[a] == after[b] for a, b in centres)
     held = [v for v in vars(red.centres).values() if isinstance(v, (list, tuple, dict)) and len(v) > 1000]
     assert held == []
+
+
+def test_a_join_beam_scores_each_child_by_the_joins_its_step_moves(tables_dir):
+    # JoinBeam keeps, per step, only the joins the step moves: the parent's
+    # unjoined count less theirs before plus theirs after must be the child's
+    # own count, for every insert and free step (solver/big/freebeam.py)
+    from cubebot.solver.big.freebeam import FreeStage, JoinBeam
+    from cubebot.solver.big.insertbeam import insert_steps
+    rng = seeded(1805)
+    for beam in (FreeStage(N), JoinBeam(N, insert_steps(N))):
+        cube = scramble.random_state(N, rng)
+        for seq, _, (ca, cb, ta, tb), (wa, wb, wta, wtb) in beam.steps:
+            child = moves.apply(cube, list(seq), N)
+            for pairs, a, b, c, d in ((beam.centres, ca, cb, ta, tb), (beam.wings, wa, wb, wta, wtb)):
+                moved = sum(x != y for x, y in zip(a(cube), b(cube)))
+                after = sum(x != y for x, y in zip(c(cube), d(cube)))
+                assert beam._unjoined(pairs, cube) - moved + after == beam._unjoined(pairs, child)

@@ -45,3 +45,16 @@ def test_count_metrics():
     seq = moves.parse("R U2 x F'")
     assert moves.count(seq, "htm") == 3
     assert moves.count(seq, "qtm") == 4
+
+
+def test_is_simplified_says_whether_simplify_would_change_a_list():
+    # runs of one axis (where simplify merges) made likely: faces of two axes only
+    rng = random.Random(11)
+    pool = [moves.Move(f, a, b, t) for f in "URD" for a, b in ((1, 1), (1, 2), (2, 2)) for t in (1, 2, 3)]
+    seen = set()
+    for _ in range(3000):
+        seq = [rng.choice(pool) for _ in range(rng.randrange(0, 7))]
+        want = moves.simplify(seq) == seq
+        assert moves.is_simplified(seq) == want
+        seen.add(want)
+    assert seen == {True, False}
