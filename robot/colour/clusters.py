@@ -116,8 +116,8 @@ def _lloyd(points, centres, k, cap):
 
 
 def _nearer(nearest, points, centre):
-    """Each point's squared distance to its nearest centre (`nearest`, one a
-    point), with `centre` added to the centres."""
+    """Each point's squared distance to its nearest centre once `centre` is added
+    to the centres; `nearest` holds those distances before it (inf for none)."""
     c0, c1, c2 = centre
     return [min(d, (p0 - c0) ** 2 + (p1 - c1) ** 2 + (p2 - c2) ** 2)
             for d, (p0, p1, p2) in zip(nearest, points)]
