@@ -94,16 +94,19 @@ def _best_start(combined, n, profile, weights, quantum=None, samples=None):
     at another cube explaining the readings about as well (within MARGIN)
     exposes that: ScanUnresolved names the facelets where they differ.
     """
-    views = []
+    views, tried = [], []
     for start in (None, profile or default_profile()):
         view = _resolve_view(combined, n, start, "raw", weights, quantum, samples)
+        tried.append((start, view))
         if view[2] is not None:
             classes = [view[3][c] for c in view[2]]
             if not views and _settled(view[0], classes):
                 return view
             views.append((view[0].fit_cost(classes), view))
     if not views:
-        return _resolve_view(combined, n, profile, "raw", weights, quantum, samples)
+        # no start found a valid cube: the one from `profile` itself (the scan's own
+        # clustering when there is none) goes on to be reported; it was resolved above
+        return next(view for start, view in tried if start is profile)
     views.sort(key=lambda item: item[0])
     best_fit, best = views[0]
     for fit, other in views[1:]:

@@ -156,3 +156,22 @@ def test_real_ev3_traits_and_a_pastel_cube_never_resolve_wrong(n):
         outcomes.append("exact" if same_cube(result.state, state) else "wrong")
     assert "wrong" not in outcomes
     assert outcomes.count("exact") >= 8
+
+
+def test_a_scan_no_start_can_read_is_searched_once_per_start(monkeypatch):
+    # lego-crane-cuber's 2b54728 scan has no valid cube near its readings: each
+    # start of the learned model ends without one, and the report goes on from
+    # the start already resolved (it used to be resolved a third time)
+    import cubebot.robot.colour.resolve as module
+    calls = []
+    real = module._resolve_view
+
+    def counted(combined, n, start, space, *args, **kwargs):
+        calls.append(space)
+        return real(combined, n, start, space, *args, **kwargs)
+    monkeypatch.setattr(module, "_resolve_view", counted)
+    with open(os.path.join(DATA, "lego-crane-cuber-3x3x3-cube2html-2b54728.json")) as fh:
+        readings, n = parse_scan(fh.read())
+    with pytest.raises(ScanUnresolved):
+        resolve(readings, n)
+    assert calls.count("raw") == 2
