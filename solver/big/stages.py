@@ -13,7 +13,7 @@ time.
 The centre stage takes all centre orbits at once and weighs the table's
 commutators of several 3-cycles (cyclebuild.block_commutators: three rectangles of
 centres cycled for 12 moves, and two to four 3-cycles of one orbit or several
-for 7-16) beside the 3-cycles of every orbit (beam: BEAM_WIDTH, STEP_CHOICES,
+for 7-16), as they are and after each outer turn, beside the 3-cycles of every orbit (beam: BEAM_WIDTH, STEP_CHOICES,
 FACELET_WEIGHT; the wings' WING_*). The greedy they replaced, one cube and its
 one best step, was 5-10% longer for the centres and up to 15% for the wings
 (docs/solver-big.md).
@@ -161,6 +161,11 @@ class _CycleStage(object):
 class CentreStage(_CycleStage):
     """Solves the centre orbits outside the view, all at once."""
 
+    def __init__(self, n, table, orbits):
+        _CycleStage.__init__(self, n, table, orbits)
+        # the outer turns after which each stored block is weighed too (see _steps)
+        self._setups = tuple(m for m in grouped_turns(n) if m.last == 1)
+
     def load_blocks(self):
         """[(moved, source, coded)] of every centre commutator of several 3-cycles stored in
         the table (cyclebuild.block_commutators): itemgetters of the facelets it changes and of
@@ -218,10 +223,29 @@ class CentreStage(_CycleStage):
             tiers = self._tiers(cube, goal, self.orbits[index][2])
             for net, cost, moves in self._cycle_steps(index, tiers, solution):
                 found.append((cost / net, len(found), net, moves))
-        # Blocks of one moved set often come together (cyclebuild's order: 7,034 of the
-        # 7x7x7's 18,312 follow a block of their own set): what the set shows and needs
-        # is read once for such a run, and a set already all joined is passed over
-        # (its blocks can only undo: net <= 0).
+        # Each stored block also after each outer turn S: S, then the block (its
+        # closing S' left out, as every closing outer turn is). It is weighed on the
+        # cube turned by S, so the table holds no copies (their itemgetters would
+        # be 117,600 steps on the 6x6x6).
+        for setup in (None,) + self._setups:
+            if setup is None:
+                turned, turned_goal, before = cube, goal, []
+            else:
+                turned = apply(cube, [setup], self.n)
+                turned_goal, before = blown_up(turned, self.n), [setup]
+            for net, moves in self._block_steps(turned, turned_goal, blocks):
+                moves = before + moves
+                found.append((added(solution, moves) / net, len(found), net, moves))
+        return self._cheapest(found, STEP_CHOICES)
+
+    def _block_steps(self, cube, goal, blocks):
+        """(net facelets joined, opened moves) of every block that joins more than it
+        parts on `cube` (its goal: views.blown_up), in table order.
+
+        Blocks of one moved set often come together (cyclebuild's order: 7,034 of the
+        7x7x7's 18,312 follow a block of their own set): what the set shows and needs
+        is read once for such a run, and a set already all joined is passed over
+        (its blocks can only undo: net <= 0)."""
         last = target = None
         joined, open_ = 0, False
         for moved, source, coded in blocks:
@@ -233,9 +257,7 @@ class CentreStage(_CycleStage):
                 continue
             net = sum(map(eq, source(cube), target)) - joined
             if net > 0:
-                moves = opened(self.block_moves(coded), self.n)
-                found.append((added(solution, moves) / net, len(found), net, moves))
-        return self._cheapest(found, STEP_CHOICES)
+                yield net, opened(self.block_moves(coded), self.n)
 
     def solve(self, cube):
         """Moves after which every centre facelet outside the view shows its view facelet's

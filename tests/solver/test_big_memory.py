@@ -78,3 +78,33 @@ def test_a_join_beam_scores_each_child_by_the_joins_its_step_moves(tables_dir):
                 moved = sum(x != y for x, y in zip(a(cube), b(cube)))
                 after = sum(x != y for x, y in zip(c(cube), d(cube)))
                 assert beam._unjoined(pairs, cube) - moved + after == beam._unjoined(pairs, child)
+
+
+def test_every_block_step_joins_the_facelets_it_is_weighed_for(loaded):
+    # The centre stage weighs each stored block as it is and after each outer
+    # turn (that turn, then the block, its closing turn left out). Applied to
+    # the cube, every step it proposes must join exactly its net count more.
+    red, blocks = loaded
+    rng = seeded(1806)
+    state = views.blown_up(scramble.random_state(N, seeded(1807)), N)
+    for _, _, coded in rng.sample(blocks, 6):
+        state = moves.apply(state, red.centres.block_moves(coded), N)
+    pairs = views.joins(N)[0]
+
+    def unjoined(cube):
+        return sum(1 for a, b in pairs if cube[a] != cube[b])
+    centres = [k for k, orbit in enumerate(red.orbits) if orbit[0] == "centre"]
+    steps = red.centres._steps(state, [], centres, blocks)
+    assert steps
+    setups = set(red.centres._setups)
+    turned = 0
+    for setup in red.centres._setups:
+        goal = views.blown_up(moves.apply(state, [setup], N), N)
+        for net, seq in red.centres._block_steps(moves.apply(state, [setup], N), goal, blocks):
+            assert unjoined(state) - unjoined(moves.apply(state, [setup] + seq, N)) == net
+            turned += 1
+            if turned >= 200:
+                break
+    assert turned and len(setups) == 18
+    for _, net, seq in steps:
+        assert unjoined(state) - unjoined(moves.apply(state, seq, N)) == net
