@@ -50,6 +50,9 @@ CHOICES = 40                   # 3-cycles of the best gain compared by length, p
 BEAM_WIDTH = 8                 # centre stage: cubes kept after each step ...
 STEP_CHOICES = 6               # ... each followed by its this many best steps ...
 FACELET_WEIGHT = 2.5           # ... ranked by moves + this x centre facelets not yet joined
+TURNED_MAX_N = 7               # largest N whose centre stage also weighs its stored commutators
+                               # after each outer turn: the 9x9x9 (60,624 of them) then peaked
+                               # at 94.6 MB, its step candidates from 19 cubes held at once
 WING_BEAM_WIDTH = 8            # wing stage, orbit by orbit: cubes kept after each step ...
 WING_STEP_CHOICES = 6          # ... each followed by its this many best 3-cycles ...
 WING_WEIGHT = 3.0              # ... ranked by moves + this x wings of the orbit not home
@@ -163,8 +166,9 @@ class CentreStage(_CycleStage):
 
     def __init__(self, n, table, orbits):
         _CycleStage.__init__(self, n, table, orbits)
-        # the outer turns after which each stored block is weighed too (see _steps)
-        self._setups = tuple(m for m in grouped_turns(n) if m.last == 1)
+        # the outer turns after which each stored block is weighed too (see _steps);
+        # not above TURNED_MAX_N, where the candidates of 19 cubes a step do not fit
+        self._setups = tuple(m for m in grouped_turns(n) if m.last == 1) if n <= TURNED_MAX_N else ()
 
     def load_blocks(self):
         """[(moved, source, coded)] of every centre commutator of several 3-cycles stored in
