@@ -233,9 +233,7 @@ class PieceSearch(object):
                 return
             if d < 0:
                 label, levels = make_levels(*ctx)
-                tail = _tails(levels)
-                if tail is not None:
-                    self._push(heap, counter, (label, levels, tail), g, _ROOT, 0, 0)
+                self._push(heap, counter, (label, levels, _tails(levels)), g, _ROOT, 0, 0)
                 continue
             self.nodes += 1
             if self.nodes > self.max_nodes:
@@ -297,11 +295,10 @@ _ROOT = (None, 0, 0, 0)
 
 
 def _tails(levels):
-    """tail[d]: the cheapest candidates of levels d.. summed; None if a level has none."""
+    """tail[d]: the cheapest candidates of levels d.. summed (every level has some: a
+    labelling names every real piece, position_lows)."""
     tail = [0.0] * (len(levels) + 1)
     for d in range(len(levels) - 1, -1, -1):
-        if levels[d].low is None:
-            return None
         tail[d] = tail[d + 1] + levels[d].low
     return tail
 
