@@ -7,7 +7,7 @@ import inspect
 import pytest
 
 from cubebot.solver import moves, scramble
-from cubebot.solver.big import cycles, reduce, views
+from cubebot.solver.big import cycles, reduce, stages, views
 from .cubes import seeded
 
 N = 6
@@ -108,3 +108,22 @@ def test_every_block_step_joins_the_facelets_it_is_weighed_for(loaded):
     assert turned and len(setups) == 18
     for _, net, seq in steps:
         assert unjoined(state) - unjoined(moves.apply(state, seq, N)) == net
+
+
+@pytest.mark.parametrize("keep", [6, 7, 20, 100])
+def test_step_candidates_held_in_bounds_give_the_steps_of_holding_them_all(keep):
+    # many candidates, ties in moves per piece and repeated move lists among them
+    rng = seeded(1805)
+    arrived = []
+    for _ in range(2000):
+        net = rng.randint(1, 4)
+        moves_ = tuple(rng.choice("ABCDEFGH") for _ in range(rng.randint(1, 3)))
+        arrived.append((rng.randint(net, 12) / net, net, list(moves_)))
+    everything = [(rate, k, net, moves_) for k, (rate, net, moves_) in enumerate(arrived)]
+    found = stages._Found(stages.STEP_CHOICES, keep)
+    for rate, net, moves_ in arrived:
+        found.add(rate, net, moves_)
+        assert len(found.entries) <= max(keep, stages.STEP_CHOICES) + 1
+    cheapest = stages._CycleStage._cheapest
+    assert cheapest(found.entries, stages.STEP_CHOICES) == cheapest(everything, stages.STEP_CHOICES)
+    assert len(cheapest(everything, stages.STEP_CHOICES)) == stages.STEP_CHOICES
