@@ -33,6 +33,7 @@ finds (2,361 for W_MAX = 4).
 """
 
 import itertools
+from collections import Counter
 
 from cubebot.solver.errors import TableError
 from cubebot.solver.moves import Move
@@ -135,10 +136,12 @@ class CoreIndex(object):
     """The cores of a 5x5-midge-cores table, indexed by what they place.
 
     by_target[s * 24 + t]: the cores with E[s] == t != 2s (they place slot s's midge
-    when d[2s] == t); moved_mask[i]: the slots core i moves, as bits.
+    when d[2s] == t); moved_mask[i]: the slots core i moves, as bits; popcount[m]: the
+    bits set in a 12-bit mask m.
     """
 
     def __init__(self, table):
+        self.popcount = [bin(m).count("1") for m in range(1 << N_MIDGES)]
         self.values = []
         self.cost = []
         self.moved_mask = []
@@ -165,19 +168,20 @@ class CoreIndex(object):
 
     def placing(self, d):
         """[(net midges placed, core index)] of the cores that place at least one net on
-        dest d (midges.dest)."""
-        gains = {}
+        dest d (midges.dest), sorted."""
         home = 0
+        lists = []
+        by_target = self.by_target
         for s in range(N_MIDGES):
             t = d[2 * s]
             if t == 2 * s:
                 home |= 1 << s
-                continue
-            for i in self.by_target[s * N_HALVES + t]:
-                gains[i] = gains.get(i, 0) + 1
+            else:
+                lists.append(by_target[s * N_HALVES + t])
+        moved, popcount = self.moved_mask, self.popcount
         result = []
-        for i, g in gains.items():
-            net = g - bin(self.moved_mask[i] & home).count("1")
+        for i, g in Counter(itertools.chain.from_iterable(lists)).items():
+            net = g - popcount[moved[i] & home]
             if net > 0:
                 result.append((net, i))
         result.sort()

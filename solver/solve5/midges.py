@@ -21,10 +21,10 @@ outer turn costs one, a core five; cycletables.cheapest_setups). The stage is a
 beam search over these cycles and, when given a midgecores.CoreIndex, over
 the cores X^k W X^-k of the table 5x5-midge-cores (W any outer word with
 every face an even number of quarter turns: they keep the centres too and
-move 3-6 midges; midgecores.py), each as it is or after one outer setup
-turn: from each cube of the beam the BEAM_BRANCH steps with the fewest
-written turns per midge they put home, the cube read again after each; the
-beam keeps the BEAM_WIDTH cubes with the fewest turns + BEAM_WEIGHT x
+move 3-6 midges; midgecores.py), each as it is or after a setup of one or
+two outer turns (CORE_SETUP_TURNS): from each cube of the beam the
+BEAM_BRANCH steps with the fewest written turns per midge they put home, the
+cube read again after each; the beam keeps the BEAM_WIDTH cubes with the fewest turns + BEAM_WEIGHT x
 midges out of place.
 
 Why the table's cycles are 3-cycles: a core X^k W X^-k whose W keeps X's
@@ -33,6 +33,8 @@ passes through) keeps the ring's four dedges among themselves, so it moves
 at most those four midges: a 3-cycle (k = 1, 3) or two swaps (k = 2, not in
 the table). The cores of midgecores.py drop that condition.
 """
+
+import heapq
 
 from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES
@@ -51,6 +53,8 @@ BEAM_WEIGHT = 3.0              # turns a midge out of place is taken to cost (be
 TAIL = 4                       # moves of the solution so far a next cycle may cancel
 CORE_COST = 5                  # X^k F2 X^-k written: 2 + 1 + 2
 SETUP_COST = 1
+CORE_SETUP_TURNS = 2           # outer turns a core may take as its setup (0, 1 or 2)
+OPPOSITE = {"U": "D", "R": "L", "F": "B", "D": "U", "L": "R", "B": "F"}
 MAX_STEPS = 3 * N_MIDGES       # a bound on the greedy's cycles (12 midges need at most ~9)
 SLICE_AXIS_FACES = {"U": "FRBL", "R": "UFDB", "F": "URDL"}
 HALF_OF = tuple(f for pair in MIDGES for f in pair)
@@ -166,6 +170,32 @@ def build(path, progress=None):
 _MAPS = {}                     # move -> its half map, filled as moves are met
 
 
+def _first(r):
+    return r[0]
+
+
+def core_setups(max_turns=None):
+    """The outer setups a core is tried after: [] and every sequence of 1..max_turns
+    (default CORE_SETUP_TURNS) outer turns that no shorter one equals (no face turned
+    twice in a row; of two opposite faces, which commute, only the one order U before D,
+    R before L, F before B)."""
+    if max_turns is None:
+        max_turns = CORE_SETUP_TURNS
+    result = [[]]
+    last = [[]]
+    for _ in range(max_turns):
+        longer = []
+        for setup in last:
+            for m in OUTER:
+                if setup and (m.face == setup[-1].face or
+                              (OPPOSITE[m.face] == setup[-1].face and m.face in "URF")):
+                    continue
+                longer.append(setup + [m])
+        result += longer
+        last = longer
+    return result
+
+
 def follow(d, moves):
     """dest d after phase-2 moves, without the cube: a slice moves midges away from
     their dedges (new[m[h]] = d[h]), an outer turn moves both (new[m[h]] = m[d[h]])."""
@@ -202,6 +232,7 @@ class MidgeStage(object):
         self.cores = cores             # a midgecores.CoreIndex, or None: 3-cycles only
         self.maps = {}                 # outer turn -> its half map, as needed
         self.decoded = {}              # cycle key -> its moves, as looked up (at most 24 ** 3)
+        self.setups = None             # core_setups(), made on first use
 
     def cycle(self, a, b, c):
         """The table's moves of the 3-cycle a -> b -> c (a new list each call)."""
@@ -334,23 +365,29 @@ class MidgeStage(object):
     def _steps(self, d, tail):
         """The BEAM_BRANCH best next steps on dest d: table 3-cycles and cores (self.cores)
         that place midges, fewest turns per midge placed first, or else one pair of
-        cycles (_pair). Cores are tried as they are and after each outer turn (a setup
-        of SETUP_COST, never undone), ranked by their own turns first; the 2 x BEAM_BRANCH
-        best of both are then ranked again with their turns merged with the tail."""
+        cycles (_pair). Cores are tried as they are and after each setup of up to
+        CORE_SETUP_TURNS outer turns (SETUP_COST each, never undone: core_setups),
+        ranked by their own turns first; the 2 x BEAM_BRANCH best of both are then
+        ranked again with their turns merged with the tail."""
         ranked = [(score, net, moves) for score, net, moves, _ in self._ranked(d, tail) if net > 0]
         if self.cores is not None:
-            for setup in [None] + list(OUTER):
-                seen = d if setup is None else follow(d, [setup])
-                extra = 0 if setup is None else SETUP_COST
-                for net, i in self.cores.placing(seen):
-                    ranked.append(((self.cores.cost[i] + extra) / float(net), net, (setup, i)))
-            ranked.sort(key=lambda r: r[0])
+            if self.setups is None:
+                self.setups = core_setups()
+            seen = {(): d}                     # setup (as a tuple) -> dest d after it
+            cost, placing = self.cores.cost, self.cores.placing
+            for setup in self.setups:
+                key = tuple(setup)
+                if key not in seen:
+                    seen[key] = follow(seen[key[:-1]], key[-1:])
+                extra = SETUP_COST * len(setup)
+                ranked += [((cost[i] + extra) / float(net), net, (key, i)) for net, i in placing(seen[key])]
             base = len(written(tail))
             merged = []
-            for _, net, moves in ranked[:2 * BEAM_BRANCH]:
+            # nsmallest: sorted(...)[:n], ties in their order here
+            for _, net, moves in heapq.nsmallest(2 * BEAM_BRANCH, ranked, key=_first):
                 if not isinstance(moves, list):
                     setup, i = moves
-                    moves = ([] if setup is None else [setup]) + self.cores.moves(i)
+                    moves = list(setup) + self.cores.moves(i)
                 merged.append(((len(written(tail + moves)) - base) / float(net), net, moves))
             merged.sort(key=lambda r: r[0])
             ranked = merged

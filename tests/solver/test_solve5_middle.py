@@ -10,7 +10,7 @@ from cubebot.solver import facelets, moves
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
 from cubebot.solver.solve5 import midgecores, midges, stages, tcentres
 from cubebot.solver.solve5.middle import solve_middle
-from cubebot.solver.solve5.slices import MOVES, OUTER, SLICES, names, written
+from cubebot.solver.solve5.slices import MOVES, OUTER, SLICES, is_slice, names, written
 from cubebot.solver.store import open_dense, open_records
 from .cubes import disguise, seeded
 
@@ -174,6 +174,22 @@ def test_the_midge_stage_with_cores_alone_on_its_group(tables_dir, seed):
     solution = midges.MidgeStage(open_records("5x5-midge-cycles"), index).solve(cube)
     assert reduced(moves.apply(cube, written(solution), N))
     assert reduced(moves.apply(cube, written(plain), N))
+
+
+def test_core_setups_are_every_distinct_outer_turn_sequence_once():
+    # [] + 18 single turns + 18 x 15 pairs (no face twice in a row) less the 27 pairs of
+    # opposite faces in the second order: 1 + 18 + 243; no two of them act alike
+    for turns, count in ((0, 1), (1, 19), (2, 262)):
+        setups = midges.core_setups(turns)
+        assert len(setups) == count
+        assert all(len(s) <= turns and all(not is_slice(m) for m in s) for s in setups)
+        acted = set(moves.apply(SOLVED, written(s), N) for s in setups)
+        assert len(acted) == count
+    # every sequence of two outer turns acts as one of them (or as a shorter one)
+    reached = set(moves.apply(SOLVED, written(s), N) for s in midges.core_setups(2))
+    for a in OUTER:
+        for b in OUTER:
+            assert moves.apply(SOLVED, written([a, b]), N) in reached
 
 
 @pytest.mark.parametrize("seed", [12, 13])
