@@ -170,10 +170,6 @@ def build(path, progress=None):
 _MAPS = {}                     # move -> its half map, filled as moves are met
 
 
-def _first(r):
-    return r[0]
-
-
 def core_setups(max_turns=None):
     """The outer setups a core is tried after: [] and every sequence of 1..max_turns
     (default CORE_SETUP_TURNS) outer turns that no shorter one equals (no face turned
@@ -373,18 +369,9 @@ class MidgeStage(object):
         if self.cores is not None:
             if self.setups is None:
                 self.setups = core_setups()
-            seen = {(): d}                     # setup (as a tuple) -> dest d after it
-            cost, placing = self.cores.cost, self.cores.placing
-            for setup in self.setups:
-                key = tuple(setup)
-                if key not in seen:
-                    seen[key] = follow(seen[key[:-1]], key[-1:])
-                extra = SETUP_COST * len(setup)
-                ranked += [((cost[i] + extra) / float(net), net, (key, i)) for net, i in placing(seen[key])]
             base = len(written(tail))
             merged = []
-            # nsmallest: sorted(...)[:n], ties in their order here
-            for _, net, moves in heapq.nsmallest(2 * BEAM_BRANCH, ranked, key=_first):
+            for _, net, moves in self._best_cores(d, ranked, 2 * BEAM_BRANCH):
                 if not isinstance(moves, list):
                     setup, i = moves
                     moves = list(setup) + self.cores.moves(i)
@@ -394,3 +381,33 @@ class MidgeStage(object):
         if ranked:
             return [moves for _, _, moves in ranked[:BEAM_BRANCH]]
         return [self._pair(d, tail)]
+
+    def _best_cores(self, d, ranked, keep):
+        """The `keep` entries (score, net, moves or (setup, core index)) with the lowest
+        scores among `ranked` (the 3-cycles) and the cores after each setup, ties in that
+        order: sorted(all)[:keep], holding at most `keep` of them at a time (a max-heap
+        on (score, order))."""
+        heap = []                              # (-score, -order, net, moves)
+        order = 0
+        for score, net, moves in ranked:
+            order += 1
+            if len(heap) < keep:
+                heapq.heappush(heap, (-score, -order, net, moves))
+            elif score < -heap[0][0]:
+                heapq.heapreplace(heap, (-score, -order, net, moves))
+        seen = {(): d}                         # setup (as a tuple) -> dest d after it
+        cost, placing = self.cores.cost, self.cores.placing
+        for setup in self.setups:
+            key = tuple(setup)
+            if key not in seen:
+                seen[key] = follow(seen[key[:-1]], key[-1:])
+            extra = SETUP_COST * len(setup)
+            for net, i in placing(seen[key]):
+                score = (cost[i] + extra) / float(net)
+                order += 1
+                if len(heap) < keep:
+                    heapq.heappush(heap, (-score, -order, net, (key, i)))
+                elif score < -heap[0][0]:
+                    heapq.heapreplace(heap, (-score, -order, net, (key, i)))
+        heap.sort(reverse=True)
+        return [(-s, net, moves) for s, _, net, moves in heap]
