@@ -24,8 +24,8 @@ every face an even number of quarter turns: they keep the centres too and
 move 3-6 midges; midgecores.py), each as it is or after a setup of one or
 two outer turns (CORE_SETUP_TURNS): from each cube of the beam the
 BEAM_BRANCH steps with the fewest written turns per midge they put home, the
-cube read again after each; the beam keeps the BEAM_WIDTH cubes with the fewest turns + BEAM_WEIGHT x
-midges out of place.
+cube read again after each; the beam keeps the BEAM_WIDTH cubes with the
+fewest turns + BEAM_WEIGHT x midges out of place.
 
 Why the table's cycles are 3-cycles: a core X^k W X^-k whose W keeps X's
 ring rows on their faces (turns of X's two faces, half turns of the four it
@@ -388,13 +388,20 @@ class MidgeStage(object):
         order: sorted(all)[:keep], holding at most `keep` of them at a time (a max-heap
         on (score, order))."""
         heap = []                              # (-score, -order, net, moves)
-        order = 0
-        for score, net, moves in ranked:
-            order += 1
+        for order, (score, net, moves) in enumerate(self._candidates(d, ranked)):
             if len(heap) < keep:
                 heapq.heappush(heap, (-score, -order, net, moves))
             elif score < -heap[0][0]:
                 heapq.heapreplace(heap, (-score, -order, net, moves))
+        heap.sort(reverse=True)
+        return [(-s, net, moves) for s, _, net, moves in heap]
+
+    def _candidates(self, d, ranked):
+        """`ranked`, then (score, net, (setup, core index)) of every core that places
+        midges after each setup of core_setups() (score: its turns and the setup's per
+        midge placed), in that order."""
+        for entry in ranked:
+            yield entry
         seen = {(): d}                         # setup (as a tuple) -> dest d after it
         cost, placing = self.cores.cost, self.cores.placing
         for setup in self.setups:
@@ -403,11 +410,4 @@ class MidgeStage(object):
                 seen[key] = follow(seen[key[:-1]], key[-1:])
             extra = SETUP_COST * len(setup)
             for net, i in placing(seen[key]):
-                score = (cost[i] + extra) / float(net)
-                order += 1
-                if len(heap) < keep:
-                    heapq.heappush(heap, (-score, -order, net, (key, i)))
-                elif score < -heap[0][0]:
-                    heapq.heapreplace(heap, (-score, -order, net, (key, i)))
-        heap.sort(reverse=True)
-        return [(-s, net, moves) for s, _, net, moves in heap]
+                yield (cost[i] + extra) / float(net), net, (key, i)

@@ -192,6 +192,26 @@ def test_core_setups_are_every_distinct_outer_turn_sequence_once():
             assert moves.apply(SOLVED, written([a, b]), N) in reached
 
 
+@pytest.mark.parametrize("seed", [14, 15])
+def test_the_core_steps_kept_are_the_best_of_all_ranked(tables_dir, seed):
+    # the bounded heap keeps what sorting every candidate would: the same entries in the
+    # same order, ties in the order the candidates come
+    rng = random.Random(seed)
+    index = midgecores.core_index(open_records(midgecores.TABLE))
+    stage = midges.MidgeStage(open_records("5x5-midge-cycles"), index)
+    stage.setups = midges.core_setups()
+    turns = []
+    for _ in range(6):
+        turns += index.moves(rng.randrange(len(index.values))) + [rng.choice(OUTER)]
+    d = midges.dest(moves.apply(SOLVED, written(turns), N))
+    ranked = [(score, net, ms) for score, net, ms, _ in stage._ranked(d, []) if net > 0]
+    everything = list(stage._candidates(d, ranked))
+    assert len(everything) > 100
+    expected = sorted(everything, key=lambda r: r[0])
+    for keep in (1, 12, 50):
+        assert stage._best_cores(d, ranked, keep) == expected[:keep]
+
+
 @pytest.mark.parametrize("seed", [12, 13])
 def test_phase_2_keeps_the_shortest_of_its_centre_trials(tables_dir, seed):
     # each of the MIDGE_TRIALS centre solutions puts the centres home; the midge stage
