@@ -39,6 +39,7 @@ import heapq
 from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
+from cubebot.solver.search import successors
 from cubebot.solver.solve4.model import permutation_parity
 from .cycletables import cheapest_setups, cycle_key, decode, write_cycles
 from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written
@@ -54,7 +55,6 @@ TAIL = 4                       # moves of the solution so far a next cycle may c
 CORE_COST = 5                  # X^k F2 X^-k written: 2 + 1 + 2
 SETUP_COST = 1
 CORE_SETUP_TURNS = 2           # outer turns a core may take as its setup (0, 1 or 2)
-OPPOSITE = {"U": "D", "R": "L", "F": "B", "D": "U", "L": "R", "B": "F"}
 MAX_STEPS = 3 * N_MIDGES       # a bound on the greedy's cycles (12 midges need at most ~9)
 SLICE_AXIS_FACES = {"U": "FRBL", "R": "UFDB", "F": "URDL"}
 HALF_OF = tuple(f for pair in MIDGES for f in pair)
@@ -172,23 +172,17 @@ _MAPS = {}                     # move -> its half map, filled as moves are met
 
 def core_setups(max_turns=None):
     """The outer setups a core is tried after: [] and every sequence of 1..max_turns
-    (default CORE_SETUP_TURNS) outer turns that no shorter one equals (no face turned
-    twice in a row; of two opposite faces, which commute, only the one order U before D,
-    R before L, F before B)."""
+    (default CORE_SETUP_TURNS) outer turns that no shorter one equals, as
+    search.successors prunes them (no face twice in a row, one order of two commuting
+    opposite faces): 1 + 18 + 243 for two."""
     if max_turns is None:
         max_turns = CORE_SETUP_TURNS
+    allowed = successors(OUTER)
     result = [[]]
-    last = [[]]
+    last = [((), -1)]                  # (setup as indices, its last index; -1: none)
     for _ in range(max_turns):
-        longer = []
-        for setup in last:
-            for m in OUTER:
-                if setup and (m.face == setup[-1].face or
-                              (OPPOSITE[m.face] == setup[-1].face and m.face in "URF")):
-                    continue
-                longer.append(setup + [m])
-        result += longer
-        last = longer
+        last = [(setup + (j,), j) for setup, k in last for j in allowed[k]]
+        result += [[OUTER[j] for j in setup] for setup, _ in last]
     return result
 
 
@@ -228,7 +222,7 @@ class MidgeStage(object):
         self.cores = cores             # a midgecores.CoreIndex, or None: 3-cycles only
         self.maps = {}                 # outer turn -> its half map, as needed
         self.decoded = {}              # cycle key -> its moves, as looked up (at most 24 ** 3)
-        self.setups = None             # core_setups(), made on first use
+        self.setups = core_setups() if cores is not None else ()   # the cores' setups
 
     def cycle(self, a, b, c):
         """The table's moves of the 3-cycle a -> b -> c (a new list each call)."""
@@ -367,8 +361,6 @@ class MidgeStage(object):
         ranked again with their turns merged with the tail."""
         ranked = [(score, net, moves) for score, net, moves, _ in self._ranked(d, tail) if net > 0]
         if self.cores is not None:
-            if self.setups is None:
-                self.setups = core_setups()
             base = len(written(tail))
             merged = []
             for _, net, moves in self._best_cores(d, ranked, 2 * BEAM_BRANCH):

@@ -199,7 +199,6 @@ def test_the_core_steps_kept_are_the_best_of_all_ranked(tables_dir, seed):
     rng = random.Random(seed)
     index = midgecores.core_index(open_records(midgecores.TABLE))
     stage = midges.MidgeStage(open_records("5x5-midge-cycles"), index)
-    stage.setups = midges.core_setups()
     turns = []
     for _ in range(6):
         turns += index.moves(rng.randrange(len(index.values))) + [rng.choice(OUTER)]
