@@ -43,6 +43,7 @@ SPECS = [
     TableSpec("5x5-midge-cycles", 5, "cubebot.solver.solve5.midges:build", True),
     TableSpec("5x5-midge-cores", 5, "cubebot.solver.solve5.midgecores:build", True),
     TableSpec("5x5-tpair-sets", 5, "cubebot.solver.solve5.tsets:build", True),
+    TableSpec("5x5-tpair-moves", 5, "cubebot.solver.solve5.tsets:build_moves", True),
     TableSpec("6x6-cycles", 6, "cubebot.solver.big.cyclebuild:build6", True),
     TableSpec("7x7-cycles", 7, "cubebot.solver.big.cyclebuild:build7", True),
     TableSpec("8x8-cycles", 8, "cubebot.solver.big.cyclebuild:build8", False),

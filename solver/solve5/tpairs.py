@@ -19,17 +19,18 @@ T-pairs. A beam can get stuck, so TRIES lists the beams tried in turn: the
 table-guided one (weight 0.65), a wider one, then (the earlier design, no
 table) beams ranked by the number of split pairs; the solutions of one more
 guided beam (EXTRA: weight 1.0) are pooled with them. Only the 24 T-centre colours are
-followed. Each beam is bounded (MAX_STEPS x width x 135 cubes); solve
+followed, as six set ranks turned by the move table 5x5-tpair-moves
+(tsets.SetMoves). Each beam is bounded (MAX_STEPS x width x 135 cubes); solve
 returns None if none finds anything, and phase 2 then solves the split
 pairs its slower way.
 """
 
-from operator import itemgetter
+from heapq import nsmallest
 
 from .slices import written
 from .model import T_CENTRES
 from .tcentres import PAIRS
-from .tsets import TABLE, TSetTable, steps
+from .tsets import MOVE_TABLE, TABLE, SetMoves, TSetTable, ranks, split_units, steps
 
 GUIDED = "table"               # a beam ranking cubes by the table (tsets.TSetTable.total)
 COUNTED = "split"              # a beam ranking cubes by their split pairs (no table)
@@ -52,22 +53,36 @@ class TPairStage(object):
     """solve(cube) -> written turns that leave every T-pair one colour, or None.
 
     table: a tsets.TSetTable (store.open_dense(tsets.TABLE) read whole), or None
-    for the beams by split pairs only."""
+    for the beams by split pairs only; moves: a tsets.SetMoves (default: rows
+    computed as met). The beams follow a cube as its six colours' set ranks."""
 
-    def __init__(self, table=None):
+    def __init__(self, table=None, moves=None):
         self.steps = steps()
+        self.turns = [turns for _, turns, _ in self.steps]
         self.table = table
-        self.moved = [itemgetter(*perm) for _, _, perm in self.steps]   # colours -> after each step
+        self.moves = moves if moves is not None else SetMoves()
+        self.units = {}                # ranking -> unit[rank] (see _units)
 
     @classmethod
     def opened(cls, directory=None):
-        """The stage with its table read from `directory` (TableError if it is missing or bad)."""
-        from cubebot.solver.store import open_dense
+        """The stage with its tables read from `directory` (TableError if one is missing or
+        bad); the move table stays mapped while the stage lives (SetMoves holds it)."""
+        from cubebot.solver.store import open_dense, open_words
         dense = open_dense(TABLE, directory)
         try:
-            return cls(TSetTable(dense))
+            table = TSetTable(dense)
         finally:
             dense.close()
+        return cls(table, SetMoves(open_words(MOVE_TABLE, directory)))
+
+    def _units(self, ranking):
+        """unit[rank] for a ranking: GUIDED the set's table cost, COUNTED its share of
+        split pairs (tsets.split_units); a cube's score is the sum of its six."""
+        unit = self.units.get(ranking)
+        if unit is None:
+            unit = self.units[ranking] = (self.table.by_rank if ranking == GUIDED
+                                          else split_units())
+        return unit
 
     def solve(self, cube):
         """The cheapest solution found ([] when no pair is split), or None."""
@@ -79,9 +94,10 @@ class TPairStage(object):
         of each EXTRA beam, up to `limit` each from the first step that joins
         every pair, within SLACK written turns of its cheapest (so the next stage
         can pick among them); [[]] when no pair is split, [] if none is found."""
-        start = "".join(cube[f] for f in T_CENTRES)
-        if not split(start):
+        colours = "".join(cube[f] for f in T_CENTRES)
+        if not split(colours):
             return [[]]
+        start = ranks(colours)
         pooled = []
         for ranking, width, weight in TRIES:
             pooled = self._run(start, ranking, width, weight, limit)
@@ -95,44 +111,43 @@ class TPairStage(object):
         """The solutions of one beam ([] if it finds none, or it needs the missing table)."""
         if ranking == GUIDED and self.table is None:
             return []
-        score = self.table.total if ranking == GUIDED else split
-        return self._beam(start, width, weight, score, limit) or []
+        return self._beam(start, width, weight, self._units(ranking), limit) or []
 
-    def _beam(self, start, width, weight, score, limit):
+    def _beam(self, start, width, weight, unit, limit):
         """Up to `limit` phase-2 move lists (slices unwritten) that join every pair,
-        cheapest first, or None.
+        cheapest first, or None; a cube is its six set ranks, its score the sum of
+        their `unit`s (0 exactly when every pair is one colour).
 
-        score(colours) is 0 exactly when every pair is one colour. Only the
-        beam keeps its paths, and a state met in the last RECENT steps is not
+        Only the beam keeps its paths, and a state met in the last RECENT steps is not
         taken again (without that the beam circles; with every step
-        remembered it holds a million strings at width 240)."""
+        remembered it holds a million states at width 240)."""
+        row, turns = self.moves.row, self.turns
         beam = [(0, start, [])]
         recent = [set([start])]
         for _ in range(MAX_STEPS):
             found = {}
-            for b, (spent, colours, _) in enumerate(beam):
-                for k, (_, turns, _) in enumerate(self.steps):
-                    after = "".join(self.moved[k](colours))
-                    for r in recent:
-                        if after in r:
-                            break
-                    else:
-                        r = None
-                    if r is not None:
-                        continue
-                    left = score(after)
-                    key = spent + turns + weight * left
-                    if after not in found or key < found[after][0]:
-                        found[after] = (key, spent + turns, b, k, left)
+            get = found.get
+            for b, (spent, state, _) in enumerate(beam):
+                rows = [row(r) for r in state]
+                lefts = list(map(sum, zip(*[[unit[x] for x in rw] for rw in rows])))
+                costs = [spent + t for t in turns]
+                for k, after in enumerate(zip(*rows)):
+                    key = costs[k] + weight * lefts[k]
+                    old = get(after)
+                    if old is None or key < old[0]:
+                        found[after] = (key, costs[k], b, k, lefts[k])
+            for r in recent:           # states of the last RECENT steps are not taken again
+                for after in r.intersection(found):
+                    del found[after]
             if not found:
                 return None
-            done = sorted((spent, colours, b, k) for colours, (_, spent, b, k, left) in found.items()
+            done = sorted((spent, state, b, k) for state, (_, spent, b, k, left) in found.items()
                           if not left)
             if done:
                 return [beam[b][2] + self.steps[k][0] for spent, _, b, k in done[:limit]
                         if spent <= done[0][0] + SLACK]
-            ranked = sorted(found.items(), key=lambda item: (item[1][0], item[0]))
+            ranked = nsmallest(width, ((key, state, cost, b, k)
+                                       for state, (key, cost, b, k, _) in found.items()))
             recent = (recent + [set(found)])[-RECENT:]
-            beam = [(cost, colours, beam[b][2] + self.steps[k][0])
-                    for colours, (_, cost, b, k, _) in ranked[:width]]
+            beam = [(cost, state, beam[b][2] + self.steps[k][0]) for _, state, cost, b, k in ranked]
         return None

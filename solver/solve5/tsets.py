@@ -17,6 +17,12 @@ builder with move costs), 4 bits an entry: 0-8 (the largest is 8).
 A cube's six colours each need at least their own cost, so the largest of
 the six is a lower bound; their sum, which counts a step once per colour it
 helps, is the estimate the stage's beam ranks cubes by (`TSetTable.total`).
+
+Move table. Every step moves each colour's set on its own, so the beam
+follows a cube as six ranks and turns it by table: 5x5-tpair-moves holds,
+for each set and step, the set after it (a word table, N_TSET x N_STEPS =
+1,434,510 entries, rank r's row at r x N_STEPS; read through mmap, row by row:
+`SetMoves`). Without the file (tests) the rows are computed as they are met.
 """
 
 from itertools import combinations
@@ -29,11 +35,14 @@ from .slices import MIDDLE, OUTER, SLICE_FACES, SLICES, TURNS, cost
 from .tcentres import PAIRS
 
 TABLE = "5x5-tpair-sets"
+MOVE_TABLE = "5x5-tpair-moves"
 WIDE = 2                       # layers of the wide turn W of a conjugated slice
 N_TSLOTS = len(T_CENTRES)      # 24 T-centre slots
 PER_COLOUR = 4                 # T-centres of each colour
 N_TSET = binomial(N_TSLOTS, PER_COLOUR)     # 10,626 sets of 4 slots
 N_GOALS = binomial(len(PAIRS), 2)           # 66 sets that are two whole T-pairs
+N_STEPS = len(OUTER) + len(SLICES) + 6 * 2 * len(TURNS) * len(TURNS)
+                               # 18 + 9 + 108 = 135: faces x slices across x wide x slice turns
 
 
 def _compose(moves):
@@ -101,6 +110,24 @@ def inverses():
     return result
 
 
+def ranks(colours):
+    """The six colours' set ranks (FACES order) of the 24 T-centre colours in slot order."""
+    return tuple(rank([k for k, c in enumerate(colours) if c == f]) for f in FACES)
+
+
+def split_units():
+    """unit[r]: 2 - the whole T-pairs in set r; a cube's six units add up to its
+    split pairs (each colour owns two pairs' worth of slots)."""
+    pair_of = {}
+    for p, (a, b) in enumerate(PAIRS):
+        pair_of[a] = pair_of[b] = p
+    unit = [0] * N_TSET
+    for combo in combinations(range(N_TSLOTS), PER_COLOUR):
+        held = [pair_of[s] for s in combo]
+        unit[rank(combo)] = 2 - (len(held) - len(set(held)))
+    return unit
+
+
 def neighbours(r, where):
     """The rank after each step, in steps() order (where = inverses())."""
     slots = unrank(r)
@@ -121,6 +148,47 @@ def build(path, progress=None):
     write_dense(path, dist, bits=4, encoding=PLAIN)
 
 
+def build_moves(path, progress=None):
+    """5x5-tpair-moves: the set after each step, N_TSET x N_STEPS words (row r at r x N_STEPS)."""
+    from cubebot.solver.tables import write_words
+    where = inverses()
+    if len(where) != N_STEPS:
+        raise ValueError("{} steps, N_STEPS says {}".format(len(where), N_STEPS))
+    values = []
+    for r in range(N_TSET):
+        values += neighbours(r, where)
+        if progress and r % 2000 == 0:
+            progress("{} of {} sets".format(r, N_TSET))
+    write_words(path, values)
+
+
+class SetMoves(object):
+    """row(r)[k]: the rank of set r after step k, for the N_STEPS steps.
+
+    table: the word table 5x5-tpair-moves (store.open_words(MOVE_TABLE)), kept open
+    and read through its word view; None computes each row from the steps when
+    first asked for and keeps it."""
+
+    def __init__(self, table=None):
+        self.table = table
+        self.words = table.words() if table is not None else None
+        self.rows = {}
+        self.where = None
+
+    def row(self, r):
+        words = self.words
+        if isinstance(words, memoryview):
+            return words[r * N_STEPS:(r + 1) * N_STEPS].tolist()
+        if words is not None:
+            return [words[r * N_STEPS + k] for k in range(N_STEPS)]
+        found = self.rows.get(r)
+        if found is None:
+            if self.where is None:
+                self.where = inverses()
+            found = self.rows[r] = neighbours(r, self.where)
+        return found
+
+
 BITS = tuple(1 << (N_TSLOTS - 1 - k) for k in range(N_TSLOTS))   # slot k's bit in a key
 
 
@@ -131,6 +199,7 @@ class TSetTable(object):
 
     def __init__(self, dense):
         values = dense.values(range(N_TSET))
+        self.by_rank = values          # cost of each set, by rank
         self.cost = {}
         for combo in combinations(range(N_TSLOTS), PER_COLOUR):
             key = 0

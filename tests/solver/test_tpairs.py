@@ -77,3 +77,38 @@ def test_the_guided_stage_joins_pairs_after_random_conjugated_slices(tables_dir)
         after = moves.apply(cube, solution, N)
         assert stages.pairs_one_colour(after) and outer4.part_reduced(after)
         assert all(m.first == 1 for m in solution)       # outer and wide turns only
+
+
+def test_the_move_table_rows_are_the_sets_each_step_leaves(tables_dir):
+    from cubebot.solver import store
+    table = store.open_words(tsets.MOVE_TABLE, tables_dir)
+    try:
+        assert len(table) == tsets.N_TSET * tsets.N_STEPS == 10626 * 135
+        mapped, computed = tsets.SetMoves(table), tsets.SetMoves()
+        where = tsets.inverses()
+        for r in list(range(0, tsets.N_TSET, 53)) + [tsets.N_TSET - 1]:
+            assert mapped.row(r) == computed.row(r) == tsets.neighbours(r, where)
+            slots = tsets.unrank(r)
+            for k, (_, _, perm) in enumerate(tsets.steps()):
+                moved = [perm.index(s) for s in slots]       # new[k] = old[perm[k]]
+                assert tsets.unrank(mapped.row(r)[k]) == sorted(moved)
+    finally:
+        table.close()
+
+
+def test_six_set_ranks_score_a_cube_as_its_colours_do(tables_dir):
+    stage = tpairs.TPairStage.opened(tables_dir)
+    units = tsets.split_units()
+    rng = seeded(77)
+    for _ in range(30):
+        colours = list("URFDLB" * 4)
+        rng.shuffle(colours)
+        colours = "".join(colours)
+        state = tsets.ranks(colours)
+        assert [tsets.unrank(r) for r in state] == [
+            [k for k, c in enumerate(colours) if c == f] for f in facelets.FACES]
+        assert sum(units[r] for r in state) == tpairs.split(colours)
+        assert sum(stage.table.by_rank[r] for r in state) == stage.table.total(colours)
+        k = rng.randrange(tsets.N_STEPS)
+        after = "".join(colours[i] for i in tsets.steps()[k][2])
+        assert tuple(stage.moves.row(r)[k] for r in state) == tsets.ranks(after)
