@@ -62,6 +62,9 @@ class MiddleSolver(object):
         self.directory = directory
         self._tables = None
         self._midges = None            # the midge stage, kept with its looked-up cycles
+        self._centres = None           # (AxesStage, PairsStage), made on first use
+        self._pairs_found = {}         # the pairs stage's solutions by start state (at most
+                                       # N_PAIRS = 864 starts): many plans meet the same one
 
     def relabel(self, state):
         """The state with each colour named by its target face letter."""
@@ -95,9 +98,11 @@ class MiddleSolver(object):
         cube = self.relabel(state)
         tables = self.tables()
         if pairs_one_colour(cube):
+            if self._centres is None:
+                self._centres = (AxesStage(), PairsStage())
             return [Plan(score, cube, {"axes": axes, "pairs": pairs})
-                    for score, axes, pairs in centre_stages((AxesStage(), PairsStage()), tables, cube,
-                                                            max_nodes, count)]
+                    for score, axes, pairs in centre_stages(self._centres, tables, cube, max_nodes,
+                                                            count, self._pairs_found)]
         done = {"fixed": fixed_stage(cube)}
         after = apply(cube, written(done["fixed"]), N)
         done["tcentres"] = CentreCycles(tables["5x5-centre-cycles"]).solve(after)
@@ -146,12 +151,19 @@ class Plan(object):
         self.centres = centres
 
 
-def ida_solutions(stage, table, cube, max_nodes=None, count=1):
+def ida_solutions(stage, table, cube, max_nodes=None, count=1, memo=None):
     """Up to `count` cheapest moves of a pair stage by IDA* within max_nodes (every
-    one of the least cost, in search order), else the table's descent."""
+    one of the least cost, in search order), else the table's descent. With `memo`
+    (a dict) the lists found from each start state are kept there and handed out again
+    (as copies) when the same start comes back."""
     from .tcentres import pair_targets
     where = dict((f, i) for i, f in enumerate(FACES))
     start = stage.start(pair_targets(t_targets(cube, where)), fixed_targets(cube, where))
+    if memo is not None:
+        key = (start, max_nodes, count)
+        if key not in memo:
+            memo[key] = ida_solutions(stage, table, cube, max_nodes, count)
+        return [list(moves) for moves in memo[key]]
 
     def h(s):
         # the tables reach every state of their stage (tests): the top value means
@@ -169,10 +181,11 @@ def ida_solutions(stage, table, cube, max_nodes=None, count=1):
     return found or [descend(stage, h, start, table.unreached)]
 
 
-def centre_stages(stages, tables, cube, max_nodes=None, count=MIDGE_TRIALS):
+def centre_stages(stages, tables, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=None):
     """[(score, axes moves, pairs moves)]: of the cheapest solutions of both stages
     (CHOICES each), the `count` pairs with the fewest written turns + MIDGE_WEIGHT x
-    midges left out of place (the score), best first."""
+    midges left out of place (the score), best first; pairs_found: a dict keeping the
+    pairs stage's solutions by start state (ida_solutions' memo), or None."""
     from .midges import dest, follow, wrong
     axes, pairs = stages
     d = dest(cube)
@@ -180,7 +193,7 @@ def centre_stages(stages, tables, cube, max_nodes=None, count=MIDGE_TRIALS):
     for a in ida_solutions(axes, tables[axes.table], cube, max_nodes, CHOICES):
         after = apply(cube, written(a), N)
         da = follow(d, a)
-        for p in ida_solutions(pairs, tables[pairs.table], after, max_nodes, CHOICES):
+        for p in ida_solutions(pairs, tables[pairs.table], after, max_nodes, CHOICES, pairs_found):
             score = sum(cost(m) for m in a + p) + MIDGE_WEIGHT * wrong(follow(da, p))
             scored.append((score, len(scored), a, p))
     scored.sort(key=lambda r: r[:2])
