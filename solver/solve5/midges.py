@@ -42,7 +42,7 @@ from cubebot.solver.moves import Move, apply, permutation, simplify
 from cubebot.solver.search import successors
 from cubebot.solver.solve4.model import permutation_parity
 from .cycletables import cheapest_setups, cycle_key, decode, write_cycles
-from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written
+from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written, written_length
 from .model import MIDGES, N, WINGS
 
 TABLE = "5x5-midge-cycles"
@@ -266,10 +266,10 @@ class MidgeStage(object):
         the frame before them, and each cycle is looked up in the frame they leave."""
         carry = list(carry)
         result = []
-        base = len(written(tail + carry))
+        base = written_length(tail + carry)
         for net, cyc in self._choices(d):
             moves = self.cycle(*(self._carried(cyc, carry) if carry else cyc))
-            cost = len(written(tail + carry + moves)) - base
+            cost = written_length(tail + carry + moves) - base
             score = (cost / float(net)) if net > 0 else float(cost)
             result.append((score, net, moves, cyc))
         result.sort(key=lambda r: r[0])
@@ -290,7 +290,7 @@ class MidgeStage(object):
                 if net <= lost:
                     continue
                 second = self.cycle(*self._carried(cyc, first))
-                cost = len(written(tail + first + second)) - len(written(tail))
+                cost = written_length(tail + first + second) - written_length(tail)
                 if best is None or cost * best[1] < best[0] * (net - lost):
                     best = (cost, net - lost, first + second)
         if best is None:
@@ -328,18 +328,18 @@ class MidgeStage(object):
             scored = []
             for solution, cube, d in beam:
                 if wrong(d) == 0:
-                    if done is None or len(written(solution)) < len(written(done)):
+                    if done is None or written_length(solution) < written_length(done):
                         done = solution
                     continue
                 for moves in self._steps(d, solution[-TAIL:]):
                     after = apply(cube, written(moves), N)
                     da = dest(after)
                     nxt = simplify(solution + moves)
-                    scored.append((len(written(nxt)) + BEAM_WEIGHT * wrong(da), nxt, after, da))
+                    scored.append((written_length(nxt) + BEAM_WEIGHT * wrong(da), nxt, after, da))
             if not scored:
                 break
             scored.sort(key=lambda r: r[0])
-            if done is not None and len(written(done)) <= scored[0][0]:
+            if done is not None and written_length(done) <= scored[0][0]:
                 break
             beam, seen = [], set()
             for _, solution, cube, d in scored:
@@ -361,13 +361,13 @@ class MidgeStage(object):
         ranked again with their turns merged with the tail."""
         ranked = [(score, net, moves) for score, net, moves, _ in self._ranked(d, tail) if net > 0]
         if self.cores is not None:
-            base = len(written(tail))
+            base = written_length(tail)
             merged = []
             for _, net, moves in self._best_cores(d, ranked, 2 * BEAM_BRANCH):
                 if not isinstance(moves, list):
                     setup, i = moves
                     moves = list(setup) + self.cores.moves(i)
-                merged.append(((len(written(tail + moves)) - base) / float(net), net, moves))
+                merged.append(((written_length(tail + moves) - base) / float(net), net, moves))
             merged.sort(key=lambda r: r[0])
             ranked = merged
         if ranked:

@@ -10,7 +10,7 @@ from cubebot.solver import facelets, moves
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
 from cubebot.solver.solve5 import midgecores, midges, stages, tcentres
 from cubebot.solver.solve5.middle import solve_middle
-from cubebot.solver.solve5.slices import MOVES, OUTER, SLICES, is_slice, names, written
+from cubebot.solver.solve5.slices import MOVES, OUTER, SLICES, is_slice, names, written, written_length
 from cubebot.solver.store import open_dense, open_records
 from .cubes import disguise, seeded
 
@@ -56,6 +56,22 @@ def test_slice_written_as_two_turns_is_the_slice():
     for m in SLICES:
         assert moves.apply(SOLVED, written([m]), N) == moves.apply(SOLVED, [m], N)
         assert len(written([m])) == 2
+
+
+def test_written_length_counts_what_written_leaves():
+    rng = seeded(9191)
+    few = [m for m in MOVES if m.face in "UDR"]          # one face pair and a slice: many merges
+    checked = 0
+    for n in range(0, 40):
+        for pool in (MOVES, few):
+            seq = [rng.choice(pool) for _ in range(n)]
+            # and sequences that cancel at a seam: followed by part of their inverse
+            back = moves.invert(seq)[:n // 2 + 1]
+            for s in (seq, seq + back):
+                assert written_length(s) == len(written(s))
+                checked += 1
+    assert written_length([SLICES[0], moves.Move(SLICES[0].face, 3, 3, 4 - SLICES[0].turns)]) == 0
+    assert checked == 160
 
 
 def test_every_phase_2_move_keeps_the_t_pairs_and_the_4x4x4_part():
