@@ -58,10 +58,10 @@ PHASE1_ROTATIONS = (None, "x2", "y2", "z2")  # whole-cube turns phase 1 is run i
                                              # each moves another corner to solve4's fixed DLB
 PHASE1_REDUCTIONS = 2          # equally short 4x4x4 reductions of each rotation (solve4.reductions):
                                # each leaves the T-centres and midges elsewhere
-VARIANTS = 1                   # of each rotation's phase-1 moves, the ways to write its wide turns
+VARIANTS = 3                   # of each rotation's phase-1 moves, the ways to write its wide turns
                                # (widechoice.variants) handed on to the T-pair stage
-MIDDLE_TRIES = 8               # (phase 1, T-pair) solutions phase 2's centre stages run after
-MIDGE_RUNS = 8                 # of their centre solutions (pooled), the ones the midge stage runs after
+MIDDLE_TRIES = 32              # (phase 1, T-pair) solutions phase 2's centre stages run after
+MIDGE_RUNS = 16                # of their centre solutions (pooled), the ones the midge stage runs after
 MAX_REDUCED = 4                # reduced cubes finished (the shortest reductions, at most FINISH_SLACK
 FINISH_SLACK = 1               # turns longer than the shortest), in order until one has a
 GOOD_FINISH = 19               # 3x3x3 finish of at most GOOD_FINISH moves (unmerged)

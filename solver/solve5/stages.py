@@ -37,7 +37,7 @@ MAX_COST = 40                  # above any stage's cost (table depths 16 and 16 
 OFF_GROUP = 99                 # bound for a state off a stage's group (pruned at once)
 CHOICES = 30                   # cheapest solutions compared per centre stage
 MIDGE_WEIGHT = 3.5             # turns a midge out of place is taken to cost later
-MIDGE_TRIALS = 4               # best centre solutions the midge stage is run after
+MIDGE_TRIALS = 6               # best centre solutions the midge stage is run after
 STAGE_NAMES = ("axes", "pairs", "fixed", "tcentres", "midges")
 
 
