@@ -174,18 +174,21 @@ class SetMoves(object):
         self.words = table.words() if table is not None else None
         self.rows = {}
         self.where = None
+        # one int object per rank, shared by every row: the beams hold up to ~10^5
+        # six-rank states, and ints read fresh from the table would take 28 bytes each
+        self.canon = list(range(N_TSET)).__getitem__
 
     def row(self, r):
         words = self.words
         if isinstance(words, memoryview):
-            return words[r * N_STEPS:(r + 1) * N_STEPS].tolist()
+            return list(map(self.canon, words[r * N_STEPS:(r + 1) * N_STEPS]))
         if words is not None:
-            return [words[r * N_STEPS + k] for k in range(N_STEPS)]
+            return [self.canon(words[r * N_STEPS + k]) for k in range(N_STEPS)]
         found = self.rows.get(r)
         if found is None:
             if self.where is None:
                 self.where = inverses()
-            found = self.rows[r] = neighbours(r, self.where)
+            found = self.rows[r] = [self.canon(x) for x in neighbours(r, self.where)]
         return found
 
 
