@@ -180,7 +180,7 @@ def _cli_solve(directory, state):
                           universal_newlines=True)
 
 
-@pytest.mark.parametrize("table", [midges.TABLE, tsets.TABLE])
+@pytest.mark.parametrize("table", [midges.TABLE, tsets.TABLE, tsets.MOVE_TABLE])
 @pytest.mark.parametrize("damage", ["missing", "corrupt"])
 def test_a_bad_5x5x5_table_is_one_line_and_exit_2(tables_dir, tmp_path, damage, table):
     _copy_tables(tables_dir, str(tmp_path))
