@@ -114,6 +114,29 @@ def simplify(moves):
         moves = result
 
 
+def simplified_length(moves):
+    """len(simplify(moves)) without building the result, for the searches that only
+    compare lengths. `moves`: Moves, or (face, first, last, turns) tuples. The runs
+    about one axis are merged on a stack, so that a run that cancels out lets its
+    neighbours meet at once; the count is that of the reduced form simplify reaches."""
+    groups = []                        # [(axis, {(face, first, last): quarter turns})]
+    for face, first, last, turns in moves:
+        axis = AXIS_OF[face]
+        if groups and groups[-1][0] == axis:
+            entries = groups[-1][1]
+            key = (face, first, last)
+            turns = (entries.get(key, 0) + turns) % 4
+            if turns:
+                entries[key] = turns
+            else:
+                entries.pop(key, None)
+                if not entries:
+                    groups.pop()
+        else:
+            groups.append((axis, {(face, first, last): turns}))
+    return sum(len(entries) for _, entries in groups)
+
+
 def is_simplified(moves):
     """Whether simplify(moves) == moves: no run of moves about one axis turns the same
     layers twice (a Move turns 1-3 quarters, so none is dropped). Cheaper than simplify."""

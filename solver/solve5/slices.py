@@ -25,7 +25,7 @@ moves (OUTER, SLICES, MOVES), their costs, how a slice is written (3R =
 
 from cubebot.solver.errors import InvalidCube
 from cubebot.solver.facelets import FACES
-from cubebot.solver.moves import AXIS_OF, Move, format_move, simplify
+from cubebot.solver.moves import Move, format_move, simplified_length, simplify
 from .model import MIDGES, N, T_CENTRES, WINGS, X_CENTRES
 
 FACE_AREA = N * N
@@ -63,31 +63,18 @@ def written(moves):
 
 
 def written_length(moves):
-    """len(written(moves)), without building the moves: the written turns are merged
-    as simplify merges them (runs about one axis, equal layer ranges added up), on a
-    stack, so that a run that cancels out lets its neighbours meet. The count is that of
-    the reduced form, which simplify reaches too (tests compare the two)."""
-    groups = []                        # [(axis, {(face, first, last): quarter turns})]
+    """len(written(moves)), without building the moves (moves.simplified_length over
+    the written turns as tuples)."""
+    return simplified_length(_written_parts(moves))
+
+
+def _written_parts(moves):
     for m in moves:
         if m.first == MIDDLE:
-            parts = ((m.face, 1, MIDDLE, m.turns), (m.face, 1, 2, 4 - m.turns))
+            yield m.face, 1, MIDDLE, m.turns
+            yield m.face, 1, 2, 4 - m.turns
         else:
-            parts = ((m.face, m.first, m.last, m.turns),)
-        for face, first, last, turns in parts:
-            axis = AXIS_OF[face]
-            if groups and groups[-1][0] == axis:
-                entries = groups[-1][1]
-                key = (face, first, last)
-                turns = (entries.get(key, 0) + turns) % 4
-                if turns:
-                    entries[key] = turns
-                else:
-                    entries.pop(key, None)
-                    if not entries:
-                        groups.pop()
-            else:
-                groups.append((axis, {(face, first, last): turns}))
-    return sum(len(entries) for _, entries in groups)
+            yield m
 
 
 def names(moves):

@@ -41,6 +41,19 @@ def test_simplify_merges_and_cancels():
         assert moves.apply(state, moves.simplify(seq)) == moves.apply(state, seq)
 
 
+def test_simplified_length_is_the_length_simplify_leaves():
+    for text, n in (("U U'", 0), ("U D U", 2), ("R U U' R'", 0), ("R L U U' R' L'", 0),
+                    ("R U D U' D' L", 2), ("Rw R' Rw' R", 0)):
+        assert moves.simplified_length(moves.parse(text)) == n == len(moves.simplify(moves.parse(text)))
+    rng = random.Random(5)
+    pool = [m for m in moves.face_turns(5) if m.face in "UDR"]   # few axes: long cascades
+    for k in range(200):
+        seq = [rng.choice(pool) for _ in range(k % 30)]
+        seq += moves.invert(seq)[:rng.randrange(len(seq) + 1)]
+        assert moves.simplified_length(seq) == len(moves.simplify(seq))
+        assert moves.simplified_length(tuple(m) for m in seq) == len(moves.simplify(seq))
+
+
 def test_count_metrics():
     seq = moves.parse("R U2 x F'")
     assert moves.count(seq, "htm") == 3
