@@ -41,8 +41,9 @@ N_TSLOTS = len(T_CENTRES)      # 24 T-centre slots
 PER_COLOUR = 4                 # T-centres of each colour
 N_TSET = binomial(N_TSLOTS, PER_COLOUR)     # 10,626 sets of 4 slots
 N_GOALS = binomial(len(PAIRS), 2)           # 66 sets that are two whole T-pairs
-N_STEPS = len(OUTER) + len(SLICES) + 6 * 2 * len(TURNS) * len(TURNS)
-                               # 18 + 9 + 108 = 135: faces x slices across x wide x slice turns
+SLICES_ACROSS = 2              # middle slices across a face's wide turn (not its own axis)
+N_STEPS = len(OUTER) + len(SLICES) + len(FACES) * len(TURNS) * SLICES_ACROSS * len(TURNS)
+                               # 18 + 9 + 6 x 3 x 2 x 3 = 135 (outer, slices, W S W')
 
 
 def _compose(moves):
