@@ -204,6 +204,34 @@ def follow(d, moves):
     return d
 
 
+def home_checks(moves):
+    """(src, want), 12 bytes each, of phase-2 moves: after them the midge of slot s is
+    home iff d[src[s]] == want[s] for the dest d before them. From follow: with A the
+    half-slot map of all the moves and B of their outer turns only, d'[A[h]] = B[d[h]],
+    so src[s] = A^-1[2s] and want[s] = B^-1[2s]."""
+    a, b = list(range(N_HALVES)), list(range(N_HALVES))
+    for move in moves:
+        mp = _MAPS.get(move)
+        if mp is None:
+            mp = _MAPS[move] = half_map(move)
+        a = [mp[h] for h in a]
+        if not is_slice(move):
+            b = [mp[h] for h in b]
+    src, want = [0] * N_MIDGES, [0] * N_MIDGES
+    for h in range(N_HALVES):
+        if a[h] % 2 == 0:
+            src[a[h] // 2] = h
+        if b[h] % 2 == 0:
+            want[b[h] // 2] = h
+    return bytes(src), bytes(want)
+
+
+def lookup(d):
+    """d as a bytes.translate table: home_checks' src.translate(lookup(d)) is d[src[s]]
+    for every s."""
+    return bytes(d) + bytes(256 - N_HALVES)
+
+
 def parity(d):
     """The parity of the midge permutation (slots) of dest d."""
     return permutation_parity([d[2 * s] // 2 for s in range(N_MIDGES)])

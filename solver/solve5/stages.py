@@ -7,8 +7,12 @@ slices can solve):
   1. axes     IDA* over tcentres.AxesStage (table 5x5-middle-axes, all 27
               moves, a slice costing 2): every T-pair and fixed centre onto
               its axis
-  2. pairs    IDA* over tcentres.PairsStage (table 5x5-middle-pairs, outer
-              turns and half slices): every T-centre and fixed centre home
+  2. pairs    tcentres.PairsStage (table 5x5-middle-pairs, outer turns and
+              half slices): every T-centre and fixed centre home; its solutions
+              up to PAIRS_SLACK turns above the cheapest (PAIRS_CHOICES, by a
+              depth-first walk over its 864 ranks, RankWalk) are compared, after
+              each axes solution, by turns + MIDGE_WEIGHT x midges out of place
+              (midges.home_checks: no cube turned)
 Otherwise (T-pairs split, as the 4x4x4 part's wide turns leave them):
   1. fixed    the fixed centres home by middle slices (fewest turns, BFS over
               the 24 rotations)
@@ -25,17 +29,22 @@ Each IDA* stage has a node budget; past it, a descent of its exact table
 is checked.
 """
 
+from heapq import heappush, heapreplace
+from operator import eq
+
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import apply, simplify
-from cubebot.solver.search import Stats, ida_star
+from cubebot.solver.search import Stats, ida_star, successors
 from .slices import check_dedges, cost, fixed_targets, t_targets, targets, written
 from .model import N, T_CENTRES
 
 MAX_NODES = 20000              # IDA* nodes per stage before its descent fallback
 MAX_COST = 40                  # above any stage's cost (table depths 16 and 16 turns)
 OFF_GROUP = 99                 # bound for a state off a stage's group (pruned at once)
-CHOICES = 30                   # cheapest solutions compared per centre stage
+CHOICES = 30                   # cheapest solutions of the axes stage compared
+PAIRS_CHOICES = 800            # solutions of the pairs stage compared, cheapest first ...
+PAIRS_SLACK = 2                # ... up to this many written turns above its cheapest
 MIDGE_WEIGHT = 3.5             # turns a midge out of place is taken to cost later
 MIDGE_TRIALS = 6               # best centre solutions the midge stage is run after
 STAGE_NAMES = ("axes", "pairs", "fixed", "tcentres", "midges")
@@ -62,9 +71,10 @@ class MiddleSolver(object):
         self.directory = directory
         self._tables = None
         self._midges = None            # the midge stage, kept with its looked-up cycles
-        self._centres = None           # (AxesStage, PairsStage), made on first use
-        self._pairs_found = {}         # the pairs stage's solutions by start state (at most
-                                       # N_PAIRS = 864 starts): many plans meet the same one
+        self._centres = None           # (AxesStage, PairsStage, its RankWalk), made on first use
+        self._pairs_found = {}         # pair_ways by start state (at most N_PAIRS = 864
+                                       # starts; about 100 a 5x5x5 solve): many plans
+                                       # meet the same one
 
     def relabel(self, state):
         """The state with each colour named by its target face letter."""
@@ -99,10 +109,12 @@ class MiddleSolver(object):
         tables = self.tables()
         if pairs_one_colour(cube):
             if self._centres is None:
-                self._centres = (AxesStage(), PairsStage())
-            return [Plan(score, cube, {"axes": axes, "pairs": pairs})
-                    for score, axes, pairs in centre_stages(self._centres, tables, cube, max_nodes,
-                                                            count, self._pairs_found)]
+                pairs = PairsStage()
+                self._centres = (AxesStage(), pairs, RankWalk(pairs, tables[pairs.table]))
+            axes, pairs, walk = self._centres
+            return [Plan(score, cube, {"axes": a, "pairs": p})
+                    for score, a, p in centre_stages((axes, pairs), tables, cube, max_nodes, count,
+                                                     self._pairs_found, walk)]
         done = {"fixed": fixed_stage(cube)}
         after = apply(cube, written(done["fixed"]), N)
         done["tcentres"] = CentreCycles(tables["5x5-centre-cycles"]).solve(after)
@@ -151,19 +163,18 @@ class Plan(object):
         self.centres = centres
 
 
-def ida_solutions(stage, table, cube, max_nodes=None, count=1, memo=None):
-    """Up to `count` cheapest moves of a pair stage by IDA* within max_nodes (every
-    one of the least cost, in search order), else the table's descent. With `memo`
-    (a dict) the lists found from each start state are kept there and handed out again
-    (as copies) when the same start comes back."""
+def stage_start(stage, cube):
+    """The start state of a pair stage (tcentres) for the relabelled cube."""
     from .tcentres import pair_targets
     where = dict((f, i) for i, f in enumerate(FACES))
-    start = stage.start(pair_targets(t_targets(cube, where)), fixed_targets(cube, where))
-    if memo is not None:
-        key = (start, max_nodes, count)
-        if key not in memo:
-            memo[key] = ida_solutions(stage, table, cube, max_nodes, count)
-        return [list(moves) for moves in memo[key]]
+    return stage.start(pair_targets(t_targets(cube, where)), fixed_targets(cube, where))
+
+
+def ida_solutions(stage, table, cube, max_nodes=None, count=1, slack=0):
+    """Up to `count` moves of a pair stage by IDA* within max_nodes, cheapest first:
+    those of the least cost (in search order), and with `slack` also those up to that
+    many written turns dearer; else the table's descent."""
+    start = stage_start(stage, cube)
 
     def h(s):
         # the tables reach every state of their stage (tests): the top value means
@@ -176,28 +187,146 @@ def ida_solutions(stage, table, cube, max_nodes=None, count=1, memo=None):
     stats = Stats()
     limit = MAX_NODES if max_nodes is None else max_nodes
     found = list(ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
-                          max_cost=MAX_COST, costs=stage.costs, stats=stats, cheapest_only=True,
-                          max_solutions=count, stop=lambda: stats.nodes > limit))
+                          max_cost=h(start) + slack if slack else MAX_COST, costs=stage.costs,
+                          stats=stats, cheapest_only=not slack, max_solutions=count,
+                          stop=lambda: stats.nodes > limit))
     return found or [descend(stage, h, start, table.unreached)]
 
 
-def centre_stages(stages, tables, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=None):
-    """[(score, axes moves, pairs moves)]: of the cheapest solutions of both stages
-    (CHOICES each), the `count` pairs with the fewest written turns + MIDGE_WEIGHT x
-    midges left out of place (the score), best first; pairs_found: a dict keeping the
-    pairs stage's solutions by start state (ida_solutions' memo), or None."""
-    from .midges import dest, follow, wrong
+def pair_ways(walk, cube, max_nodes=None, memo=None):
+    """PairWays of the pairs stage's solutions compared (walk: a RankWalk of it; up to
+    PAIRS_CHOICES, at most PAIRS_SLACK turns above the cheapest). With `memo` (a dict)
+    they are kept there by start state and handed out again when that start comes back."""
+    key = (stage_start(walk.stage, cube), max_nodes)
+    found = memo.get(key) if memo is not None else None
+    if found is None:
+        found = PairWays(walk.stage.moves, walk.solutions(cube, PAIRS_SLACK, PAIRS_CHOICES, max_nodes))
+        if memo is not None:
+            memo[key] = found
+    return found
+
+
+class RankWalk(object):
+    """A small pair stage (the pairs stage: N_PAIRS = 864 ranks) searched over ranks:
+    each rank's row (the rank after each move) made from stage.neighbours when first
+    met, the exact costs unpacked from its table (one byte a rank)."""
+
+    def __init__(self, stage, table):
+        self.stage = stage
+        self.table = table
+        self.cost = table.unpacked()
+        self.rows = {}
+
+    def solutions(self, cube, slack, count, max_nodes=None):
+        """Up to `count` solutions costing at most `slack` written turns above the
+        cheapest, cheapest first and of equal cost in search order: what ida_star
+        finds (one depth-first pass a cost, bounded by the exact costs, a goal ending a
+        path), over ranks; past max_nodes nodes those found so far, or if none the
+        table's descent (ida_solutions with no nodes)."""
+        stage, cost, rows = self.stage, self.cost, self.rows
+        start = stage.rank(stage_start(stage, cube))
+        if start is None:
+            raise UnsolvableCube("the T-centres and fixed centres are not a state phase 2 can solve")
+        if cost[start] == 0:
+            return [[]]
+        allowed, costs = successors(stage.moves), stage.costs
+        limit = MAX_NODES if max_nodes is None else max_nodes
+        found, path, nodes = [], [], [0]
+
+        def walk(r, g, last, top):
+            row = rows.get(r)
+            if row is None:
+                row = rows[r] = stage.neighbours(r)
+            for k in allowed[last]:
+                nxt = row[k]
+                spent = g + costs[k]
+                if spent + cost[nxt] > top:
+                    continue
+                nodes[0] += 1
+                if nodes[0] > limit or len(found) >= count:
+                    raise _Enough()
+                path.append(k)
+                if cost[nxt] == 0:
+                    if spent == top:
+                        found.append([stage.moves[i] for i in path])
+                else:
+                    walk(nxt, spent, k, top)
+                path.pop()
+
+        try:
+            for top in range(cost[start], cost[start] + slack + 1):
+                walk(start, 0, -1, top)
+        except _Enough:
+            pass
+        return found[:count] or ida_solutions(stage, self.table, cube, 0)
+
+
+class _Enough(Exception):
+    """RankWalk.solutions' node budget is spent."""
+
+
+class PairWays(object):
+    """Solutions of the pairs stage from one start, packed (a solve keeps ~100 starts'
+    worth, up to PAIRS_CHOICES each): turns[k], the written turns of solution k;
+    srcs and wants, its midges.home_checks (N_MIDGES bytes each, solution k at
+    k x N_MIDGES); codes, its moves as indices + 1 into `moves` (the stage's), `width`
+    bytes each, 0 after the last. About 40 bytes a solution; as lists of moves and
+    checks it was 10 times that (peak RSS 71 MB at 800 a start)."""
+
+    __slots__ = ("moves", "turns", "srcs", "wants", "codes", "width")
+
+    def __init__(self, moves, solutions):
+        from .midges import home_checks
+        index = dict((m, i + 1) for i, m in enumerate(moves))
+        self.moves = moves
+        self.width = max(len(s) for s in solutions)
+        checks = [home_checks(s) for s in solutions]
+        self.turns = bytes(sum(cost(m) for m in s) for s in solutions)
+        self.srcs = b"".join(src for src, _ in checks)
+        self.wants = b"".join(want for _, want in checks)
+        self.codes = b"".join(bytes([index[m] for m in s] + [0] * (self.width - len(s)))
+                              for s in solutions)
+
+    def homes(self, at):
+        """0/1 bytes, N_MIDGES a solution: 1 where its slot's midge is home after it,
+        for at = midges.lookup(d) of the dest d before it."""
+        return bytes(map(eq, self.srcs.translate(at), self.wants))
+
+    def solution(self, k):
+        """The moves of solution k (a new list)."""
+        code = self.codes[k * self.width:(k + 1) * self.width]
+        return [self.moves[c - 1] for c in code if c]
+
+
+def centre_stages(stages, tables, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=None,
+                  walk=None):
+    """[(score, axes moves, pairs moves)]: of the cheapest solutions of the axes stage
+    (CHOICES) and the pairs stage's after each (pair_ways), the `count` pairs with the
+    fewest written turns + MIDGE_WEIGHT x midges left out of place (the score), best
+    first (of equal scores the first met); pairs_found: a dict keeping pair_ways by
+    start state, or None. Only the `count` best so far are held (a max-heap on
+    (score, order))."""
+    from .midges import N_MIDGES, dest, follow, lookup
     axes, pairs = stages
+    if walk is None:
+        walk = RankWalk(pairs, tables[pairs.table])
     d = dest(cube)
-    scored = []
+    heap = []                          # (-score, -order, axes moves, PairWays, solution)
+    order = 0
     for a in ida_solutions(axes, tables[axes.table], cube, max_nodes, CHOICES):
         after = apply(cube, written(a), N)
-        da = follow(d, a)
-        for p in ida_solutions(pairs, tables[pairs.table], after, max_nodes, CHOICES, pairs_found):
-            score = sum(cost(m) for m in a + p) + MIDGE_WEIGHT * wrong(follow(da, p))
-            scored.append((score, len(scored), a, p))
-    scored.sort(key=lambda r: r[:2])
-    return [(score, a, p) for score, _, a, p in scored[:count]]
+        base = sum(cost(m) for m in a) + MIDGE_WEIGHT * N_MIDGES
+        ways = pair_ways(walk, after, max_nodes, pairs_found)
+        homes = ways.homes(lookup(follow(d, a)))
+        for k, turns in enumerate(ways.turns):
+            score = base + turns - MIDGE_WEIGHT * homes.count(1, k * N_MIDGES, (k + 1) * N_MIDGES)
+            order += 1
+            if len(heap) < count:
+                heappush(heap, (-score, -order, a, ways, k))
+            elif score < -heap[0][0]:
+                heapreplace(heap, (-score, -order, a, ways, k))
+    heap.sort(reverse=True)
+    return [(-score, list(a), ways.solution(k)) for score, _, a, ways, k in heap]
 
 
 def descend(stage, h, state, top):

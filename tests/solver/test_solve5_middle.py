@@ -419,3 +419,67 @@ def test_axes_states_at_the_table_cap_are_solved(tables_dir):
     found = next(stages.ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
                                  max_cost=40, costs=stage.costs))
     assert sum(stage.costs[stage.moves.index(m)] for m in found) in (15, 16)
+
+
+# ---------------------------------------------------------------- the pairs stage's ways
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_home_checks_tell_which_midges_are_home_after_the_moves(seed):
+    # after any phase-2 moves, slot s's midge is home iff d[src[s]] == want[s]
+    rng = random.Random(seed)
+    for _ in range(20):
+        cube = stages.MiddleSolver().relabel(scrambled(rng.randrange(10 ** 6)))
+        path = [rng.choice(MOVES) for _ in range(rng.randrange(1, 12))]
+        src, want = midges.home_checks(path)
+        before = midges.dest(cube)
+        after = midges.dest(moves.apply(cube, written(path), N))
+        looked = src.translate(midges.lookup(before))
+        assert [after[2 * s] == 2 * s for s in range(midges.N_MIDGES)] == \
+            [looked[s] == want[s] for s in range(midges.N_MIDGES)]
+
+
+@pytest.mark.parametrize("seed", [24, 25])
+def test_rank_walk_finds_what_ida_star_finds(tables_dir, seed):
+    # the same solutions in the same order as the IDA* over states, cheapest first,
+    # up to the slack; each one solves the pairs stage
+    solver = stages.MiddleSolver()
+    cube = solver.relabel(scrambled(seed, list(OUTER) + HALF_SLICES))
+    stage = tcentres.PairsStage()
+    table = open_dense(stage.table)
+    walk = stages.RankWalk(stage, table)
+    for slack, count in ((0, 30), (2, 300)):
+        found = walk.solutions(cube, slack, count, max_nodes=10 ** 6)
+        assert found == stages.ida_solutions(stage, table, cube, 10 ** 7, count, slack)
+        costs = [sum(tcentres.cost(m) for m in p) for p in found]
+        assert costs == sorted(costs) and costs[-1] <= costs[0] + slack
+        for p in found:
+            assert table[stage.rank(stage_after(stage, cube, p))] == 0
+
+
+def stage_after(stage, cube, path):
+    state = stages.stage_start(stage, cube)
+    for m in path:
+        state = stage.apply(state, stage.moves.index(m))
+    return state
+
+
+@pytest.mark.parametrize("seed", [26, 27])
+def test_centre_stages_keep_the_best_scores_of_all_pairs(tables_dir, seed):
+    # the bounded heap keeps what sorting every (axes, pairs) pair by (score, order) keeps,
+    # the midges scored by following the cube through the moves
+    solver = stages.MiddleSolver()
+    cube = solver.relabel(scrambled(seed))
+    tables = stages._tables()
+    axes, pairs = tcentres.AxesStage(), tcentres.PairsStage()
+    walk = stages.RankWalk(pairs, tables[pairs.table])
+    everything = []
+    for a in stages.ida_solutions(axes, tables[axes.table], cube, None, stages.CHOICES):
+        after = moves.apply(cube, written(a), N)
+        for p in walk.solutions(after, stages.PAIRS_SLACK, stages.PAIRS_CHOICES):
+            out = midges.wrong(midges.dest(moves.apply(after, written(p), N)))
+            score = sum(tcentres.cost(m) for m in a + p) + stages.MIDGE_WEIGHT * out
+            everything.append((score, len(everything), a, p))
+    everything.sort(key=lambda r: r[:2])
+    kept = stages.centre_stages((axes, pairs), tables, cube, count=8)
+    assert [(s, a, p) for s, _, a, p in everything[:8]] == kept
