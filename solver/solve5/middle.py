@@ -11,7 +11,7 @@ turns, 3Rw Rw' (three layers, then two back: the whole-cube frame does not
 change), and counted two; the list is simplified (adjacent turns merged).
 Raises InvalidCube if the 4x4x4 part is not reduced, UnsolvableCube if the
 middle pieces cannot be solved (an odd midge permutation or flip). max_nodes
-bounds each IDA* stage (default stages.MAX_NODES); past it a stage descends
+bounds each IDA* stage (default pairsearch.MAX_NODES); past it a stage descends
 its exact table, so a solve always finishes. Stages: stages.py; the move
 model: slices.py; docs/solver5.md.
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from cubebot.solver import facelets, moves
+from cubebot.solver import facelets, moves, search
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
-from cubebot.solver.solve5 import midgecores, midges, stages, tcentres
+from cubebot.solver.solve5 import midgecores, midges, pairsearch, stages, tcentres
 from cubebot.solver.solve5.middle import solve_middle
 from cubebot.solver.solve5.slices import MOVES, OUTER, SLICES, is_slice, names, written, written_length
 from cubebot.solver.store import open_dense, open_records
@@ -144,7 +144,7 @@ def test_the_axes_stage_alone(tables_dir, seed):
     solver = stages.MiddleSolver()
     cube = solver.relabel(scrambled(seed))
     stage = tcentres.AxesStage()
-    found = stages.ida_solutions(stage, open_dense(stage.table), cube, count=3)
+    found = pairsearch.ida_solutions(stage, open_dense(stage.table), cube, count=3)
     for solution in found:
         after = moves.apply(cube, written(solution), N)
         for f in range(6):                            # every T-centre and centre on its axis
@@ -158,7 +158,7 @@ def test_the_pairs_stage_alone_on_its_group(tables_dir, seed):
     solver = stages.MiddleSolver()
     cube = solver.relabel(scrambled(seed, list(OUTER) + HALF_SLICES))
     stage = tcentres.PairsStage()
-    solution = stages.ida_solutions(stage, open_dense(stage.table), cube)[0]
+    solution = pairsearch.ida_solutions(stage, open_dense(stage.table), cube)[0]
     after = moves.apply(cube, written(solution), N)
     for f in range(6):
         face = after[f * AREA:(f + 1) * AREA]
@@ -411,12 +411,12 @@ def test_axes_states_at_the_table_cap_are_solved(tables_dir):
     def h(s):
         return table[stage.rank(s)]
 
-    path = stages.descend(stage, h, start, table.unreached)
+    path = pairsearch.descend(stage, h, start, table.unreached)
     state = start
     for m in path:
         state = stage.apply(state, stage.moves.index(m))
     assert h(state) == 0 and sum(stage.costs[stage.moves.index(m)] for m in path) >= 15
-    found = next(stages.ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
+    found = next(search.ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
                                  max_cost=40, costs=stage.costs))
     assert sum(stage.costs[stage.moves.index(m)] for m in found) in (15, 16)
 
@@ -447,10 +447,10 @@ def test_rank_walk_finds_what_ida_star_finds(tables_dir, seed):
     cube = solver.relabel(scrambled(seed, list(OUTER) + HALF_SLICES))
     stage = tcentres.PairsStage()
     table = open_dense(stage.table)
-    walk = stages.RankWalk(stage, table)
+    walk = pairsearch.RankWalk(stage, table)
     for slack, count in ((0, 30), (2, 300)):
         found = walk.solutions(cube, slack, count, max_nodes=10 ** 6)
-        assert found == stages.ida_solutions(stage, table, cube, 10 ** 7, count, slack)
+        assert found == pairsearch.ida_solutions(stage, table, cube, 10 ** 7, count, slack)
         costs = [sum(tcentres.cost(m) for m in p) for p in found]
         assert costs == sorted(costs) and costs[-1] <= costs[0] + slack
         for p in found:
@@ -458,7 +458,7 @@ def test_rank_walk_finds_what_ida_star_finds(tables_dir, seed):
 
 
 def stage_after(stage, cube, path):
-    state = stages.stage_start(stage, cube)
+    state = pairsearch.stage_start(stage, cube)
     for m in path:
         state = stage.apply(state, stage.moves.index(m))
     return state
@@ -472,9 +472,9 @@ def test_centre_stages_keep_the_best_scores_of_all_pairs(tables_dir, seed):
     cube = solver.relabel(scrambled(seed))
     tables = stages._tables()
     axes, pairs = tcentres.AxesStage(), tcentres.PairsStage()
-    walk = stages.RankWalk(pairs, tables[pairs.table])
+    walk = pairsearch.RankWalk(pairs, tables[pairs.table])
     everything = []
-    for a in stages.ida_solutions(axes, tables[axes.table], cube, None, stages.CHOICES):
+    for a in pairsearch.ida_solutions(axes, tables[axes.table], cube, None, stages.CHOICES):
         after = moves.apply(cube, written(a), N)
         for p in walk.solutions(after, stages.PAIRS_SLACK, stages.PAIRS_CHOICES):
             out = midges.wrong(midges.dest(moves.apply(after, written(p), N)))
