@@ -124,7 +124,7 @@ class RankWalk(object):
 
 
 class _Enough(Exception):
-    """RankWalk.solutions' node budget is spent."""
+    """RankWalk.solutions has found `count` solutions, or spent its node budget."""
 
 
 class PairWays(object):
