@@ -38,8 +38,8 @@ from collections import Counter
 from cubebot.solver.errors import TableError
 from cubebot.solver.moves import Move
 from .cycletables import BYTE, decode
-from .midges import N_HALVES, N_MIDGES, half_map
-from .slices import MIDDLE, MOVES, OUTER, SLICES, is_slice, written
+from .midges import N_HALVES, N_MIDGES, maps
+from .slices import MIDDLE, MOVES, OUTER, SLICES, written
 
 TABLE = "5x5-midge-cores"
 W_MAX = 4                      # outer turns inside a core; 5 gave no shorter solves (docs)
@@ -65,17 +65,6 @@ def words(longest=W_MAX):
             if all(word[i].face != word[i + 1].face for i in range(length - 1)) and even_word(word):
                 result.append(list(word))
     return result
-
-
-def maps(moves):
-    """(A, B): the half-slot maps of all the moves and of their outer turns only."""
-    a, b = list(range(N_HALVES)), list(range(N_HALVES))
-    for m in moves:
-        mp = half_map(m)
-        a = [mp[h] for h in a]
-        if not is_slice(m):
-            b = [mp[h] for h in b]
-    return a, b
 
 
 def effect(moves):

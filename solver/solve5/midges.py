@@ -204,11 +204,9 @@ def follow(d, moves):
     return d
 
 
-def home_checks(moves):
-    """(src, want), 12 bytes each, of phase-2 moves: after them the midge of slot s is
-    home iff d[src[s]] == want[s] for the dest d before them. From follow: with A the
-    half-slot map of all the moves and B of their outer turns only, d'[A[h]] = B[d[h]],
-    so src[s] = A^-1[2s] and want[s] = B^-1[2s]."""
+def maps(moves):
+    """(A, B): the half-slot maps of all the moves and of their outer turns only (the
+    half at h goes to A[h]); each move's map kept in _MAPS."""
     a, b = list(range(N_HALVES)), list(range(N_HALVES))
     for move in moves:
         mp = _MAPS.get(move)
@@ -217,6 +215,15 @@ def home_checks(moves):
         a = [mp[h] for h in a]
         if not is_slice(move):
             b = [mp[h] for h in b]
+    return a, b
+
+
+def home_checks(moves):
+    """(src, want), 12 bytes each, of phase-2 moves: after them the midge of slot s is
+    home iff d[src[s]] == want[s] for the dest d before them. From follow: with A the
+    half-slot map of all the moves and B of their outer turns only, d'[A[h]] = B[d[h]],
+    so src[s] = A^-1[2s] and want[s] = B^-1[2s]."""
+    a, b = maps(moves)
     src, want = [0] * N_MIDGES, [0] * N_MIDGES
     for h in range(N_HALVES):
         if a[h] % 2 == 0:
