@@ -168,6 +168,8 @@ def build(path, progress=None):
 
 
 _MAPS = {}                     # move -> its half map, filled as moves are met
+_INVERSES = {}                 # move -> (its inverse half map as a translate table, outer?)
+_HALVES = bytes(range(N_HALVES))
 
 
 def core_setups(max_turns=None):
@@ -222,15 +224,40 @@ def home_checks(moves):
     """(src, want), 12 bytes each, of phase-2 moves: after them the midge of slot s is
     home iff d[src[s]] == want[s] for the dest d before them. From follow: with A the
     half-slot map of all the moves and B of their outer turns only, d'[A[h]] = B[d[h]],
-    so src[s] = A^-1[2s] and want[s] = B^-1[2s]."""
-    a, b = maps(moves)
-    src, want = [0] * N_MIDGES, [0] * N_MIDGES
-    for h in range(N_HALVES):
-        if a[h] % 2 == 0:
-            src[a[h] // 2] = h
-        if b[h] % 2 == 0:
-            want[b[h] // 2] = h
-    return bytes(src), bytes(want)
+    so src[s] = A^-1[2s] and want[s] = B^-1[2s]. A^-1 is the inverse maps composed
+    last move first, each a bytes.translate of the 24 halves (_inverse)."""
+    return _checks([_inverse(m) for m in moves])
+
+
+def paths_checks(paths, moves):
+    """[home_checks] of each path, a list of indices into `moves` (each move's inverse
+    map looked up once for all the paths)."""
+    inverses = [_inverse(m) for m in moves]
+    return [_checks([inverses[i] for i in path]) for path in paths]
+
+
+def _checks(inverses):
+    a = b = _HALVES
+    for table, outer in reversed(inverses):
+        a = a.translate(table)
+        if outer:
+            b = b.translate(table)
+    return a[0:N_HALVES:2], b[0:N_HALVES:2]
+
+
+def _inverse(move):
+    """(translate table of the move's inverse half map, True for an outer turn), kept
+    in _INVERSES."""
+    found = _INVERSES.get(move)
+    if found is None:
+        mp = _MAPS.get(move)
+        if mp is None:
+            mp = _MAPS[move] = half_map(move)
+        table = list(range(256))
+        for h in range(N_HALVES):
+            table[mp[h]] = h
+        found = _INVERSES[move] = (bytes(table), not is_slice(move))
+    return found
 
 
 def lookup(d):

@@ -4,21 +4,26 @@ Both tables hold exact costs in written turns (a slice 2, an outer turn 1).
   ida_solutions  IDA* over the stage's states, the cheapest solutions (or those
                  up to a slack above), within a node budget; past it a descent
                  of the exact table, which always finishes (descend)
-  RankWalk       the same solutions, in the same order, for a small stage (the
-                 pairs stage: N_PAIRS = 864 ranks) walked over its ranks: each
-                 rank's row of next ranks made when first met, no state tuples
+  AxesWalk       the same solutions, in the same order, for the axes stage
+                 (N_AXES = 831,600 states), its moves, ranks and table read
+                 inline
+  RankWalk       the same for a small stage (the pairs stage: N_PAIRS = 864
+                 ranks) walked over its ranks: each rank's row of next ranks
+                 made when first met, no state tuples
+  pairs_start_after  the pairs stage's start after axes moves, no cube turned
   PairWays       such solutions packed (about 40 bytes each), with each one's
-                 midges.home_checks, so that the midges it leaves out of place
-                 are counted for any dest by one bytes.translate and a compare
+                 midges.home_checks, so that the midges each leaves out of place
+                 are counted for any dest by a few whole-string operations in C
 stages.py (MiddleSolver) chooses among them.
 """
-
-from operator import eq
 
 from cubebot.solver.errors import UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.search import Stats, ida_star, successors
+from cubebot.solver.solve4.masks import BYTE_VALUES
+from .midges import N_MIDGES, paths_checks
 from .slices import cost, fixed_targets, t_targets
+from .tcentres import HALF_BITS, N_P_RL, N_ROTATIONS
 
 MAX_NODES = 20000              # nodes per stage search before its descent fallback
 MAX_COST = 40                  # above any stage's cost (table depths 16 and 16 turns)
@@ -37,13 +42,7 @@ def ida_solutions(stage, table, cube, max_nodes=None, count=1, slack=0):
     those of the least cost (in search order), and with `slack` also those up to that
     many written turns dearer; else the table's descent."""
     start = stage_start(stage, cube)
-
-    def h(s):
-        # the tables reach every state of their stage (tests): the top value means
-        # "that many turns or more" (the 4-bit cap), never "unreached"
-        r = stage.rank(s)
-        return OFF_GROUP if r is None else table[r]
-
+    h = _bound(stage, table)
     if h(start) == OFF_GROUP:
         raise UnsolvableCube("the T-centres and fixed centres are not a state phase 2 can solve")
     stats = Stats()
@@ -55,14 +54,38 @@ def ida_solutions(stage, table, cube, max_nodes=None, count=1, slack=0):
     return found or [descend(stage, h, start, table.unreached)]
 
 
-def pair_ways(walk, cube, slack, count, max_nodes=None, memo=None):
+def _bound(stage, table):
+    """h(state): the exact cost a pair stage's table gives, OFF_GROUP off its group."""
+    def h(s):
+        # the tables reach every state of their stage (tests): the top value means
+        # "that many turns or more" (the 4-bit cap), never "unreached"
+        r = stage.rank(s)
+        return OFF_GROUP if r is None else table[r]
+    return h
+
+
+def pairs_start_after(axes, start, path):
+    """The pairs stage's state (tcentres.PairsStage: the masks of the pairs that hold U,
+    R and F, the rotation) after moves of the axes stage, from its state `start` before
+    them, with no cube turned: the masks moved by the axes stage's mask mover, the
+    rotation by its rotation table (both stages number the 24 rotations alike)."""
+    mover, turn, index = axes.mover.apply3, axes.rot.move, axes.index
+    masks, rotation = start[:3], start[3]
+    for move in path:
+        i = index[move]
+        masks = mover(masks, i)
+        rotation = turn[rotation][i]
+    return masks + (rotation,)
+
+
+def pair_ways(walk, start, slack, count, max_nodes=None, memo=None):
     """PairWays of up to `count` solutions of a small pair stage (walk: a RankWalk of
-    it), at most `slack` turns above the cheapest. With `memo` (a dict) they are kept
-    there by start state and handed out again when that start comes back."""
-    key = (stage_start(walk.stage, cube), slack, count, max_nodes)
+    it) from its state `start`, at most `slack` turns above the cheapest. With `memo` (a
+    dict) they are kept there by start state and handed out again when it comes back."""
+    key = (start, slack, count, max_nodes)
     found = memo.get(key) if memo is not None else None
     if found is None:
-        found = PairWays(walk.stage.moves, walk.solutions(cube, slack, count, max_nodes))
+        found = PairWays(walk.stage.moves, walk.paths(start, slack, count, max_nodes))
         if memo is not None:
             memo[key] = found
     return found
@@ -79,14 +102,19 @@ class RankWalk(object):
         self.cost = table.unpacked()
         self.rows = {}
 
-    def solutions(self, cube, slack, count, max_nodes=None):
-        """Up to `count` solutions costing at most `slack` written turns above the
-        cheapest, cheapest first and of equal cost in search order: what ida_star
-        finds (one depth-first pass a cost, bounded by the exact costs, a goal ending a
-        path), over ranks; past max_nodes nodes those found so far, or if none the
-        table's descent (ida_solutions with no nodes)."""
+    def solutions(self, state, slack, count, max_nodes=None):
+        """Up to `count` solutions from the stage's `state` (stage_start) costing at most
+        `slack` written turns above the cheapest, cheapest first and of equal cost in
+        search order: what ida_star finds (one depth-first pass a cost, bounded by the
+        exact costs, a goal ending a path), over ranks; past max_nodes nodes those found
+        so far, or if none the table's descent."""
+        moves = self.stage.moves
+        return [[moves[i] for i in path] for path in self.paths(state, slack, count, max_nodes)]
+
+    def paths(self, state, slack, count, max_nodes=None):
+        """solutions(...) as lists of indices into the stage's moves."""
         stage, cost, rows = self.stage, self.cost, self.rows
-        start = stage.rank(stage_start(stage, cube))
+        start = stage.rank(state)
         if start is None:
             raise UnsolvableCube("the T-centres and fixed centres are not a state phase 2 can solve")
         if cost[start] == 0:
@@ -110,7 +138,7 @@ class RankWalk(object):
                 path.append(k)
                 if cost[nxt] == 0:
                     if spent == top:
-                        found.append([stage.moves[i] for i in path])
+                        found.append(list(path))
                 else:
                     walk(nxt, spent, k, top)
                 path.pop()
@@ -120,44 +148,137 @@ class RankWalk(object):
                 walk(start, 0, -1, top)
         except _Enough:
             pass
-        return found[:count] or ida_solutions(stage, self.table, cube, 0)
+        if found:
+            return found[:count]
+        index = dict((m, i) for i, m in enumerate(stage.moves))
+        return [[index[m] for m in descend(stage, _bound(stage, self.table), state,
+                                           self.table.unreached)]]
+
+
+class AxesWalk(object):
+    """ida_solutions for the axes stage (tcentres.AxesStage: 831,600 states, too many
+    to keep rows for), with its moves, ranks and table read inline: the same search,
+    node count and order of solutions as ida_star over AxesStage, at a third of its
+    CPU (ida_star calls the stage's apply, rank and the table per node)."""
+
+    def __init__(self, stage, table):
+        self.stage = stage
+        self.table = table
+        self.buffer, self.offset = table.nibbles()
+
+    def solutions(self, cube, max_nodes=None, count=1, slack=0):
+        """What ida_solutions(stage, table, cube, max_nodes, count, slack) returns."""
+        stage = self.stage
+        start = stage_start(stage, cube)
+        h = _bound(stage, self.table)
+        if h(start) == OFF_GROUP:
+            raise UnsolvableCube("the T-centres and fixed centres are not a state phase 2 can solve")
+        found = self._search(start, h(start), MAX_NODES if max_nodes is None else max_nodes,
+                             count, h(start) + slack if slack else MAX_COST, not slack)
+        return [[stage.moves[i] for i in path] for path in found] or \
+            [descend(stage, h, start, self.table.unreached)]
+
+    def _search(self, start, bound, limit, count, max_cost, cheapest_only):
+        stage = self.stage
+        buffer, offset = self.buffer, self.offset
+        pack, width, ud_rank, rl_rank = stage.pack, stage.count, stage.ud_rank, stage.rl_rank
+        movers, turn, costs = stage.mover.tables, stage.rot.move, stage.costs
+        allowed = successors(stage.moves)
+        low, n_rl, n_rot = (1 << HALF_BITS) - 1, N_P_RL, N_ROTATIONS
+        done, found, path, nodes = [], [], [], [0]
+        unbounded = float("inf")
+
+        def dfs(ud, rl, rot, g, bound, last):
+            packed = pack[(ud & low) << HALF_BITS | (rl & low)] | \
+                pack[(ud >> HALF_BITS) << HALF_BITS | (rl >> HALF_BITS)] << width[ud & low]
+            r = (ud_rank[ud] * n_rl + rl_rank[packed]) * n_rot + rot
+            h = (buffer[offset + (r >> 1)] >> ((r & 1) << 2)) & 15
+            if g + h > bound:
+                return g + h
+            if h == 0:
+                if g == bound:
+                    found.append(list(path))
+                return unbounded
+            smallest = unbounded
+            for i in allowed[last]:
+                if nodes[0] > limit:
+                    raise _Enough()
+                nodes[0] += 1
+                path.append(i)
+                t = movers[i]               # pair masks are 12 bits: two of the mover's bytes
+                f = dfs(t[ud & 0xFF] | t[BYTE_VALUES + (ud >> 8)],
+                        t[rl & 0xFF] | t[BYTE_VALUES + (rl >> 8)],
+                        turn[rot][i], g + costs[i], bound, i)
+                path.pop()
+                if found and len(done) + len(found) >= count:
+                    return f
+                if f < smallest:
+                    smallest = f
+            return smallest
+
+        while bound <= max_cost:
+            try:
+                nxt = dfs(start[0], start[1], start[2], 0, bound, -1)
+            except _Enough:
+                nxt = None
+            done += found[:count - len(done)]
+            if len(done) >= count or (cheapest_only and found):
+                break
+            del found[:]
+            if nxt is None or nxt == unbounded:
+                break
+            bound = nxt
+        return done
 
 
 class _Enough(Exception):
-    """RankWalk.solutions has found `count` solutions, or spent its node budget."""
+    """A walk has found `count` solutions (RankWalk), or spent its node budget."""
 
 
 class PairWays(object):
-    """Solutions of the pairs stage from one start, packed (a 5x5x5 solve keeps ~100
-    starts' worth, up to stages.PAIRS_CHOICES each): turns[k], the written turns of solution k;
-    srcs and wants, its midges.home_checks (N_MIDGES bytes each, solution k at
-    k x N_MIDGES); codes, its moves as indices + 1 into `moves` (the stage's), `width`
-    bytes each, 0 after the last. About 40 bytes a solution; as lists of moves and
-    checks it was 10 times that (peak RSS 71 MB at 800 a start)."""
+    """Solutions of the pairs stage from one start, packed (a 5x5x5 solve keeps a few
+    hundred starts' worth, up to stages.PAIRS_CHOICES each): turns[k], the written turns
+    of solution k; srcs, the src of its midges.home_checks (N_MIDGES bytes each,
+    solution k at k x N_MIDGES), and wants, the wants as one integer (bytes in the same
+    order, big-endian); codes, its moves as indices + 1 into `moves` (the
+    stage's), `width` bytes each, 0 after the last. About 40 bytes a solution; as lists
+    of moves and checks it was 10 times that (peak RSS 71 MB at 800 a start)."""
 
     __slots__ = ("moves", "turns", "srcs", "wants", "codes", "width")
 
-    def __init__(self, moves, solutions):
-        from .midges import home_checks
-        index = dict((m, i + 1) for i, m in enumerate(moves))
+    def __init__(self, moves, paths):
+        """paths: the solutions as lists of indices into `moves`."""
+        costs = [cost(m) for m in moves]
         self.moves = moves
-        self.width = max(len(s) for s in solutions)
-        checks = [home_checks(s) for s in solutions]
-        self.turns = bytes(sum(cost(m) for m in s) for s in solutions)
+        self.width = max(len(p) for p in paths)
+        checks = paths_checks(paths, moves)
+        self.turns = bytes(sum(costs[i] for i in p) for p in paths)
         self.srcs = b"".join(src for src, _ in checks)
-        self.wants = b"".join(want for _, want in checks)
-        self.codes = b"".join(bytes([index[m] for m in s] + [0] * (self.width - len(s)))
-                              for s in solutions)
+        self.wants = int.from_bytes(b"".join(want for _, want in checks), "big")
+        self.codes = b"".join(bytes([i + 1 for i in p] + [0] * (self.width - len(p)))
+                              for p in paths)
 
-    def homes(self, at):
-        """0/1 bytes, N_MIDGES a solution: 1 where its slot's midge is home after it,
-        for at = midges.lookup(d) of the dest d before it."""
-        return bytes(map(eq, self.srcs.translate(at), self.wants))
+    def out_of_place(self, at):
+        """One byte a solution: how many midges are out of place after it, for
+        at = midges.lookup(d) of the dest d before it. All in C: a midge is home iff
+        d[src[s]] == want[s], so the xor of the two strings is 0 at home and every
+        other byte is made 1; then one multiplication by the integer of N_MIDGES one
+        bytes sums each solution's N_MIDGES bytes into its last byte (a sum is at most
+        N_MIDGES, so no byte carries into the next)."""
+        n = len(self.srcs)
+        seen = int.from_bytes(self.srcs.translate(at), "big") ^ self.wants
+        out = int.from_bytes(seen.to_bytes(n, "big").translate(_NONZERO), "big")
+        sums = (out * _ONES).to_bytes(n + N_MIDGES - 1, "big")
+        return sums[N_MIDGES - 1:n:N_MIDGES]
 
     def solution(self, k):
         """The moves of solution k (a new list)."""
         code = self.codes[k * self.width:(k + 1) * self.width]
         return [self.moves[c - 1] for c in code if c]
+
+
+_NONZERO = bytes([0] + [1] * 255)                     # translate: 0 stays, any other byte 1
+_ONES = int.from_bytes(bytes([1] * N_MIDGES), "big")  # 1 + 256 + ... + 256 ** 11
 
 
 def descend(stage, h, state, top):

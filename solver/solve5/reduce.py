@@ -60,7 +60,7 @@ PHASE1_REDUCTIONS = 2          # equally short 4x4x4 reductions of each rotation
                                # each leaves the T-centres and midges elsewhere
 VARIANTS = 3                   # of each rotation's phase-1 moves, the ways to write its wide turns
                                # (widechoice.variants) handed on to the T-pair stage
-MIDDLE_TRIES = 32              # (phase 1, T-pair) solutions phase 2's centre stages run after
+MIDDLE_TRIES = 24              # (phase 1, T-pair) solutions phase 2's centre stages run after
 MIDGE_RUNS = 16                # of their centre solutions (pooled), the ones the midge stage runs after
 MAX_REDUCED = 4                # reduced cubes finished (the shortest reductions, at most FINISH_SLACK
 FINISH_SLACK = 1               # turns longer than the shortest), in order until one has a

@@ -5,14 +5,16 @@ named by its target face (the face its X-centres are on). When every T-pair
 shows one colour (tcentres: the only T-centre states outer turns and middle
 slices can solve):
   1. axes     IDA* over tcentres.AxesStage (table 5x5-middle-axes, all 27
-              moves, a slice costing 2): every T-pair and fixed centre onto
-              its axis
+              moves, a slice costing 2, pairsearch.AxesWalk): every T-pair and
+              fixed centre onto its axis; its solutions up to AXES_SLACK turns
+              above the cheapest (CHOICES, within AXES_NODES nodes)
   2. pairs    tcentres.PairsStage (table 5x5-middle-pairs, outer turns and
               half slices): every T-centre and fixed centre home; its solutions
               up to PAIRS_SLACK turns above the cheapest (PAIRS_CHOICES, by a
               depth-first walk over its 864 ranks, RankWalk) are compared, after
               each axes solution, by turns + MIDGE_WEIGHT x midges out of place
-              (midges.home_checks: no cube turned)
+              (midges.home_checks: no cube turned; scored in C, PairWays), so
+              that the pair of solutions that leaves the midge stage least wins
 Otherwise (T-pairs split, as the 4x4x4 part's wide turns leave them):
   1. fixed    the fixed centres home by middle slices (fewest turns, BFS over
               the 24 rotations)
@@ -34,12 +36,14 @@ from heapq import heappush, heapreplace
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import apply, simplify
-from .pairsearch import RankWalk, ida_solutions, pair_ways
+from .pairsearch import AxesWalk, RankWalk, pair_ways, pairs_start_after, stage_start
 from .slices import check_dedges, cost, fixed_targets, targets, written
 from .model import N, T_CENTRES
 
-CHOICES = 30                   # cheapest solutions of the axes stage compared
-PAIRS_CHOICES = 800            # solutions of the pairs stage compared, cheapest first ...
+CHOICES = 2000                 # solutions of the axes stage compared, cheapest first ...
+AXES_SLACK = 1                 # ... up to this many written turns above its cheapest ...
+AXES_NODES = 60000             # ... found within this many nodes (the others' MAX_NODES)
+PAIRS_CHOICES = 400            # solutions of the pairs stage compared, cheapest first ...
 PAIRS_SLACK = 2                # ... up to this many written turns above its cheapest
 MIDGE_WEIGHT = 3.5             # turns a midge out of place is taken to cost later
 MIDGE_TRIALS = 6               # best centre solutions the midge stage is run after
@@ -67,9 +71,9 @@ class MiddleSolver(object):
         self.directory = directory
         self._tables = None
         self._midges = None            # the midge stage, kept with its looked-up cycles
-        self._centres = None           # (AxesStage, PairsStage, its RankWalk), made on first use
+        self._centres = None           # centre_walks(...) of the axes and pairs stages, on first use
         self._pairs_found = {}         # pair_ways by start state (at most N_PAIRS = 864
-                                       # starts; about 100 a 5x5x5 solve): many plans
+                                       # starts; about 250 a 5x5x5 solve): many plans
                                        # meet the same one
 
     def relabel(self, state):
@@ -98,19 +102,16 @@ class MiddleSolver(object):
         """The centre stages' best solutions, before the midge stage: up to `count`
         Plans, the smallest estimate (written turns + MIDGE_WEIGHT x midges out of
         place) first; one Plan (fixed, tcentres) when some T-pair is split."""
-        from .tcentres import AxesStage, PairsStage
         from .centrecycles import CentreCycles
         from .midges import dest, wrong
         cube = self.relabel(state)
         tables = self.tables()
         if pairs_one_colour(cube):
             if self._centres is None:
-                pairs = PairsStage()
-                self._centres = (AxesStage(), pairs, RankWalk(pairs, tables[pairs.table]))
-            axes, pairs, walk = self._centres
+                self._centres = centre_walks(tables)
             return [Plan(score, cube, {"axes": a, "pairs": p})
-                    for score, a, p in centre_stages((axes, pairs), tables, cube, max_nodes, count,
-                                                     self._pairs_found, walk)]
+                    for score, a, p in centre_stages(self._centres, cube, max_nodes, count,
+                                                     self._pairs_found)]
         done = {"fixed": fixed_stage(cube)}
         after = apply(cube, written(done["fixed"]), N)
         done["tcentres"] = CentreCycles(tables["5x5-centre-cycles"]).solve(after)
@@ -159,35 +160,72 @@ class Plan(object):
         self.centres = centres
 
 
-def centre_stages(stages, tables, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=None,
-                  walk=None):
+def centre_walks(tables):
+    """(AxesWalk, RankWalk): the searches of the axes and pairs stages over their tables."""
+    from .tcentres import AxesStage, PairsStage
+    axes, pairs = AxesStage(), PairsStage()
+    return AxesWalk(axes, tables[axes.table]), RankWalk(pairs, tables[pairs.table])
+
+
+def centre_stages(walks, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=None):
     """[(score, axes moves, pairs moves)]: of the cheapest solutions of the axes stage
-    (CHOICES) and the pairs stage's after each (pair_ways), the `count` pairs with the
+    (up to CHOICES, at most AXES_SLACK turns above the cheapest, within AXES_NODES
+    nodes) and the pairs stage's after each (pair_ways), the `count` pairs with the
     fewest written turns + MIDGE_WEIGHT x midges left out of place (the score), best
-    first (of equal scores the first met); pairs_found: a dict keeping pair_ways by
-    start state, or None. Only the `count` best so far are held (a max-heap on
-    (score, order))."""
-    from .midges import N_MIDGES, dest, follow, lookup
-    axes, pairs = stages
-    if walk is None:
-        walk = RankWalk(pairs, tables[pairs.table])
+    first (of equal scores the first met); walks: centre_walks(tables); pairs_found: a dict
+    keeping pair_ways by start state, or None. Only the `count` best so far are held
+    (a max-heap on (score, order)). Scores are reckoned in half turns, one byte a pairs
+    solution (2 x turns + 2 x MIDGE_WEIGHT x midges out), so that each axes solution's
+    pairs solutions are scored by whole-string operations, and only those that beat
+    the heap's worst are looked at one by one."""
+    from .midges import dest, follow, lookup
+    axes_walk, walk = walks
+    axes, pairs = axes_walk.stage, walk.stage
+    weight = int(2 * MIDGE_WEIGHT)
+    if weight != 2 * MIDGE_WEIGHT:
+        raise ValueError("MIDGE_WEIGHT must be a whole number of half turns")
+    times = bytes(min(255, weight * i) for i in range(256))   # midges out -> half turns
     d = dest(cube)
-    heap = []                          # (-score, -order, axes moves, PairWays, solution)
+    start = stage_start(pairs, cube)
+    heap = []                          # (-half turns, -order, axes moves, PairWays, solution)
     order = 0
-    for a in ida_solutions(axes, tables[axes.table], cube, max_nodes, CHOICES):
-        after = apply(cube, written(a), N)
-        base = sum(cost(m) for m in a) + MIDGE_WEIGHT * N_MIDGES
-        ways = pair_ways(walk, after, PAIRS_SLACK, PAIRS_CHOICES, max_nodes, pairs_found)
-        homes = ways.homes(lookup(follow(d, a)))
-        for k, turns in enumerate(ways.turns):
-            score = base + turns - MIDGE_WEIGHT * homes.count(1, k * N_MIDGES, (k + 1) * N_MIDGES)
-            order += 1
-            if len(heap) < count:
-                heappush(heap, (-score, -order, a, ways, k))
-            elif score < -heap[0][0]:
-                heapreplace(heap, (-score, -order, a, ways, k))
+    found = axes_walk.solutions(cube, AXES_NODES if max_nodes is None else max_nodes, CHOICES,
+                                AXES_SLACK)
+    for a in found:
+        base = 2 * sum(cost(m) for m in a)
+        ways = pair_ways(walk, pairs_start_after(axes, start, a), PAIRS_SLACK, PAIRS_CHOICES,
+                         max_nodes, pairs_found)
+        keys = _half_turns(ways, ways.out_of_place(lookup(follow(d, a))).translate(times))
+        _keep_best(heap, count, keys, base, order, a, ways)
+        order += len(keys)
     heap.sort(reverse=True)
-    return [(-score, list(a), ways.solution(k)) for score, _, a, ways, k in heap]
+    return [(-half / 2.0, list(a), ways.solution(k)) for half, _, a, ways, k in heap]
+
+
+def _half_turns(ways, midge_halves):
+    """Each pairs solution's 2 x turns + its midges' half turns (one byte each), by one
+    integer addition: every sum stays below 256, so no byte carries."""
+    n = len(ways.turns)
+    doubled = int.from_bytes(ways.turns, "big") * 2
+    return (doubled + int.from_bytes(midge_halves, "big")).to_bytes(n, "big")
+
+
+def _keep_best(heap, count, keys, base, order, a, ways):
+    """Push the pairs solutions k (score base + keys[k] half turns, order order + k + 1)
+    that are among the `count` smallest (score, order) so far: key by key from the
+    least, each key's solutions in order, until one does not beat the heap's worst."""
+    for key in range(min(keys), max(keys) + 1):
+        mark = bytes([key])
+        k = keys.find(mark)
+        while k >= 0:
+            item = (-(base + key), -(order + k + 1), a, ways, k)
+            if len(heap) < count:
+                heappush(heap, item)
+            elif item[:2] > heap[0][:2]:
+                heapreplace(heap, item)
+            else:
+                return
+            k = keys.find(mark, k + 1)
 
 
 def fixed_stage(cube):

@@ -150,6 +150,7 @@ class Stage(object):
 
     def __init__(self, moves):
         self.moves = list(moves)
+        self.index = dict((m, i) for i, m in enumerate(self.moves))
         self.costs = [cost(m) for m in self.moves]
         self.mover = pair_mover(self.moves)
         self.rot = Rotations(self.moves)

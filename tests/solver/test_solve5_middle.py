@@ -234,7 +234,7 @@ def test_phase_2_keeps_the_shortest_of_its_centre_trials(tables_dir, seed):
     solver = stages.MiddleSolver()
     cube = solver.relabel(scrambled(seed))
     tables = stages._tables()
-    tried = stages.centre_stages((tcentres.AxesStage(), tcentres.PairsStage()), tables, cube)
+    tried = stages.centre_stages(stages.centre_walks(tables), cube)
     assert 1 <= len(tried) <= stages.MIDGE_TRIALS
     totals = []
     for _, axes, pairs in tried:
@@ -439,6 +439,23 @@ def test_home_checks_tell_which_midges_are_home_after_the_moves(seed):
             [looked[s] == want[s] for s in range(midges.N_MIDGES)]
 
 
+def test_pair_ways_count_the_midges_each_solution_leaves_out():
+    # PairWays.out_of_place (whole-string arithmetic) against each move list turned on
+    # the cube: one byte a solution, the midges not home after it
+    rng = random.Random(31)
+    cube = stages.MiddleSolver().relabel(scrambled(31))
+    paths = [[rng.randrange(len(MOVES)) for _ in range(rng.randrange(0, 12))] for _ in range(300)]
+    paths[0] = []
+    solutions = [[MOVES[i] for i in p] for p in paths]
+    ways = pairsearch.PairWays(MOVES, paths)
+    out = ways.out_of_place(midges.lookup(midges.dest(cube)))
+    assert len(out) == len(paths)
+    assert list(out) == [midges.wrong(midges.dest(moves.apply(cube, written(p), N)))
+                         for p in solutions]
+    assert [ways.solution(k) for k in range(len(paths))] == solutions
+    assert list(ways.turns) == [sum(tcentres.cost(m) for m in p) for p in solutions]
+
+
 @pytest.mark.parametrize("seed", [24, 25])
 def test_rank_walk_finds_what_ida_star_finds(tables_dir, seed):
     # the same solutions in the same order as the IDA* over states, cheapest first,
@@ -449,12 +466,31 @@ def test_rank_walk_finds_what_ida_star_finds(tables_dir, seed):
     table = open_dense(stage.table)
     walk = pairsearch.RankWalk(stage, table)
     for slack, count in ((0, 30), (2, 300)):
-        found = walk.solutions(cube, slack, count, max_nodes=10 ** 6)
+        found = walk.solutions(pairsearch.stage_start(stage, cube), slack, count, max_nodes=10 ** 6)
         assert found == pairsearch.ida_solutions(stage, table, cube, 10 ** 7, count, slack)
         costs = [sum(tcentres.cost(m) for m in p) for p in found]
         assert costs == sorted(costs) and costs[-1] <= costs[0] + slack
         for p in found:
             assert table[stage.rank(stage_after(stage, cube, p))] == 0
+
+
+@pytest.mark.parametrize("seed", [28, 29])
+def test_axes_walk_finds_what_ida_star_finds(tables_dir, seed):
+    # the inlined search of the axes stage: the same solutions in the same order as
+    # ida_star over AxesStage, with and without slack, and past the same node budget
+    cube = stages.MiddleSolver().relabel(scrambled(seed))
+    stage = tcentres.AxesStage()
+    table = open_dense(stage.table)
+    walk = pairsearch.AxesWalk(stage, table)
+    for nodes, count, slack in ((20000, 30, 0), (20000, 400, 1), (3000, 2000, 1), (0, 5, 0)):
+        found = walk.solutions(cube, nodes, count, slack)
+        assert found == pairsearch.ida_solutions(stage, table, cube, nodes, count, slack)
+        assert found and len(found) <= count
+        for a in found:
+            state = stage_after(stage, cube, a)
+            assert table[stage.rank(state)] == 0
+    costs = [sum(tcentres.cost(m) for m in a) for a in walk.solutions(cube, 20000, 400, 1)]
+    assert costs == sorted(costs) and costs[-1] <= costs[0] + 1
 
 
 def stage_after(stage, cube, path):
@@ -465,21 +501,28 @@ def stage_after(stage, cube, path):
 
 
 @pytest.mark.parametrize("seed", [26, 27])
-def test_centre_stages_keep_the_best_scores_of_all_pairs(tables_dir, seed):
+def test_centre_stages_keep_the_best_scores_of_all_pairs(tables_dir, seed, monkeypatch):
     # the bounded heap keeps what sorting every (axes, pairs) pair by (score, order) keeps,
-    # the midges scored by following the cube through the moves
+    # the midges scored by following the cube through the moves; 60 axes solutions, not
+    # CHOICES, so that every pair can be followed on the cube in a few seconds
+    monkeypatch.setattr(stages, "CHOICES", 60)
     solver = stages.MiddleSolver()
     cube = solver.relabel(scrambled(seed))
     tables = stages._tables()
     axes, pairs = tcentres.AxesStage(), tcentres.PairsStage()
     walk = pairsearch.RankWalk(pairs, tables[pairs.table])
     everything = []
-    for a in pairsearch.ida_solutions(axes, tables[axes.table], cube, None, stages.CHOICES):
+    axes_found = pairsearch.ida_solutions(axes, tables[axes.table], cube, stages.AXES_NODES,
+                                          stages.CHOICES, stages.AXES_SLACK)
+    for a in axes_found:
         after = moves.apply(cube, written(a), N)
-        for p in walk.solutions(after, stages.PAIRS_SLACK, stages.PAIRS_CHOICES):
+        assert pairsearch.pairs_start_after(axes, pairsearch.stage_start(pairs, cube), a) == \
+            pairsearch.stage_start(pairs, after)
+        for p in walk.solutions(pairsearch.stage_start(pairs, after), stages.PAIRS_SLACK,
+                                stages.PAIRS_CHOICES):
             out = midges.wrong(midges.dest(moves.apply(after, written(p), N)))
             score = sum(tcentres.cost(m) for m in a + p) + stages.MIDGE_WEIGHT * out
             everything.append((score, len(everything), a, p))
     everything.sort(key=lambda r: r[:2])
-    kept = stages.centre_stages((axes, pairs), tables, cube, count=8)
+    kept = stages.centre_stages(stages.centre_walks(tables), cube, count=8)
     assert [(s, a, p) for s, _, a, p in everything[:8]] == kept
