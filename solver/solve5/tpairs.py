@@ -121,15 +121,16 @@ class TPairStage(object):
         Only the beam keeps its paths, and a state met in the last RECENT steps is not
         taken again (without that the beam circles; with every step
         remembered it holds a million states at width 240)."""
-        row, turns = self.moves.row, self.turns
+        turns = self.turns
+        rows_of = _RowCache(self.moves.row, unit)
         beam = [(0, start, [])]
         recent = [set([start])]
         for _ in range(MAX_STEPS):
             found = {}
             get = found.get
             for b, (spent, state, _) in enumerate(beam):
-                rows = [row(r) for r in state]
-                lefts = list(map(sum, zip(*[[unit[x] for x in rw] for rw in rows])))
+                rows, units = rows_of(state)
+                lefts = list(map(sum, zip(*units)))
                 costs = [spent + t for t in turns]
                 for k, after in enumerate(zip(*rows)):
                     key = costs[k] + weight * lefts[k]
@@ -151,3 +152,27 @@ class TPairStage(object):
             recent = (recent + [set(found)])[-RECENT:]
             beam = [(cost, state, beam[b][2] + self.steps[k][0]) for _, state, cost, b, k in ranked]
         return None
+
+
+class _RowCache(object):
+    """For one beam: each set rank's row (SetMoves.row) and its unit after every step,
+    made once when the rank is first met (a beam's six-rank states share most of their
+    ranks) and dropped with the beam: at most a few thousand ranks, ~2 KB each."""
+
+    def __init__(self, row, unit):
+        self.row = row
+        self.unit = unit
+        self.made = {}
+
+    def __call__(self, state):
+        """(the six rows, the six unit rows) of a state's ranks."""
+        made = self.made
+        rows, units = [], []
+        for r in state:
+            got = made.get(r)
+            if got is None:
+                rw = self.row(r)
+                got = made[r] = (rw, [self.unit[x] for x in rw])
+            rows.append(got[0])
+            units.append(got[1])
+        return rows, units
