@@ -40,7 +40,7 @@ from .pairsearch import AxesWalk, RankWalk, pair_ways, pairs_start_after, stage_
 from .slices import check_dedges, cost, fixed_targets, targets, written
 from .model import N, T_CENTRES
 
-CHOICES = 2000                 # solutions of the axes stage compared, cheapest first ...
+CHOICES = 1500                 # solutions of the axes stage compared, cheapest first ...
 AXES_SLACK = 1                 # ... up to this many written turns above its cheapest ...
 AXES_NODES = 60000             # ... found within this many nodes (the others' MAX_NODES)
 PAIRS_CHOICES = 400            # solutions of the pairs stage compared, cheapest first ...
@@ -214,7 +214,10 @@ def _keep_best(heap, count, keys, base, order, a, ways):
     """Push the pairs solutions k (score base + keys[k] half turns, order order + k + 1)
     that are among the `count` smallest (score, order) so far: key by key from the
     least, each key's solutions in order, until one does not beat the heap's worst."""
-    for key in range(min(keys), max(keys) + 1):
+    least = min(keys)
+    if len(heap) >= count and -(base + least) <= heap[0][0]:
+        return                         # (mostly so) none beats the worst: no later order does
+    for key in range(least, max(keys) + 1):
         mark = bytes([key])
         k = keys.find(mark)
         while k >= 0:
