@@ -192,9 +192,7 @@ def follow(d, moves):
     """dest d after phase-2 moves, without the cube: a slice moves midges away from
     their dedges (new[m[h]] = d[h]), an outer turn moves both (new[m[h]] = m[d[h]])."""
     for move in moves:
-        mp = _MAPS.get(move)
-        if mp is None:
-            mp = _MAPS[move] = half_map(move)
+        mp = _map(move)
         new = [0] * N_HALVES
         if is_slice(move):
             for h in range(N_HALVES):
@@ -208,30 +206,23 @@ def follow(d, moves):
 
 def maps(moves):
     """(A, B): the half-slot maps of all the moves and of their outer turns only (the
-    half at h goes to A[h]); each move's map kept in _MAPS."""
+    half at h goes to A[h])."""
     a, b = list(range(N_HALVES)), list(range(N_HALVES))
     for move in moves:
-        mp = _MAPS.get(move)
-        if mp is None:
-            mp = _MAPS[move] = half_map(move)
+        mp = _map(move)
         a = [mp[h] for h in a]
         if not is_slice(move):
             b = [mp[h] for h in b]
     return a, b
 
 
-def home_checks(moves):
-    """(src, want), 12 bytes each, of phase-2 moves: after them the midge of slot s is
-    home iff d[src[s]] == want[s] for the dest d before them. From follow: with A the
-    half-slot map of all the moves and B of their outer turns only, d'[A[h]] = B[d[h]],
-    so src[s] = A^-1[2s] and want[s] = B^-1[2s]. A^-1 is the inverse maps composed
-    last move first, each a bytes.translate of the 24 halves (_inverse)."""
-    return _checks([_inverse(m) for m in moves])
-
-
 def paths_checks(paths, moves):
-    """[home_checks] of each path, a list of indices into `moves` (each move's inverse
-    map looked up once for all the paths)."""
+    """[(src, want)] of each path, a list of indices into `moves` (phase-2 moves), 12
+    bytes each: after the path the midge of slot s is home iff d[src[s]] == want[s] for
+    the dest d before it. From follow: with A the half-slot map of all the moves and B
+    of their outer turns only, d'[A[h]] = B[d[h]], so src[s] = A^-1[2s] and want[s] =
+    B^-1[2s]; A^-1 is the inverse maps composed last move first, each a
+    bytes.translate of the 24 halves (_inverse, looked up once for all the paths)."""
     inverses = [_inverse(m) for m in moves]
     return [_checks([inverses[i] for i in path]) for path in paths]
 
@@ -245,14 +236,20 @@ def _checks(inverses):
     return a[0:N_HALVES:2], b[0:N_HALVES:2]
 
 
+def _map(move):
+    """The move's half map (half_map), kept in _MAPS."""
+    mp = _MAPS.get(move)
+    if mp is None:
+        mp = _MAPS[move] = half_map(move)
+    return mp
+
+
 def _inverse(move):
     """(translate table of the move's inverse half map, True for an outer turn), kept
     in _INVERSES."""
     found = _INVERSES.get(move)
     if found is None:
-        mp = _MAPS.get(move)
-        if mp is None:
-            mp = _MAPS[move] = half_map(move)
+        mp = _map(move)
         table = list(range(256))
         for h in range(N_HALVES):
             table[mp[h]] = h
@@ -261,7 +258,7 @@ def _inverse(move):
 
 
 def lookup(d):
-    """d as a bytes.translate table: home_checks' src.translate(lookup(d)) is d[src[s]]
+    """d as a bytes.translate table: paths_checks' src.translate(lookup(d)) is d[src[s]]
     for every s."""
     return bytes(d) + bytes(256 - N_HALVES)
 
@@ -282,7 +279,6 @@ class MidgeStage(object):
     def __init__(self, table, cores=None):
         self.table = table
         self.cores = cores             # a midgecores.CoreIndex, or None: 3-cycles only
-        self.maps = {}                 # outer turn -> its half map, as needed
         self.decoded = {}              # cycle key -> its moves, as looked up (at most 24 ** 3)
         self.setups = core_setups() if cores is not None else ()   # the cores' setups
 
@@ -363,9 +359,7 @@ class MidgeStage(object):
         """Half slots carried along by the outer turns among `moves`."""
         for m in moves:
             if not is_slice(m):
-                mp = self.maps.get(m)
-                if mp is None:
-                    mp = self.maps[m] = half_map(m)
+                mp = _map(m)
                 halves = tuple(mp[h] for h in halves)
         return halves
 

@@ -12,7 +12,7 @@ Both tables hold exact costs in written turns (a slice 2, an outer turn 1).
                  made when first met, no state tuples
   pairs_start_after  the pairs stage's start after axes moves, no cube turned
   PairWays       such solutions packed (about 40 bytes each), with each one's
-                 midges.home_checks, so that the midges each leaves out of place
+                 midges.paths_checks, so that the midges each leaves out of place
                  are counted for any dest by a few whole-string operations in C
 stages.py (MiddleSolver) chooses among them.
 """
@@ -238,7 +238,7 @@ class _Enough(Exception):
 class PairWays(object):
     """Solutions of the pairs stage from one start, packed (a 5x5x5 solve keeps a few
     hundred starts' worth, up to stages.PAIRS_CHOICES each): turns[k], the written turns
-    of solution k; srcs, the src of its midges.home_checks (N_MIDGES bytes each,
+    of solution k; srcs, the src of its midges.paths_checks (N_MIDGES bytes each,
     solution k at k x N_MIDGES), and wants, the wants as one integer (bytes in the same
     order, big-endian); codes, its moves as indices + 1 into `moves` (the
     stage's), `width` bytes each, 0 after the last. About 40 bytes a solution; as lists

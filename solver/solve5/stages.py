@@ -13,7 +13,7 @@ slices can solve):
               up to PAIRS_SLACK turns above the cheapest (PAIRS_CHOICES, by a
               depth-first walk over its 864 ranks, RankWalk) are compared, after
               each axes solution, by turns + MIDGE_WEIGHT x midges out of place
-              (midges.home_checks: no cube turned; scored in C, PairWays), so
+              (midges.paths_checks: no cube turned; scored in C, PairWays), so
               that the pair of solutions that leaves the midge stage least wins
 Otherwise (T-pairs split, as the 4x4x4 part's wide turns leave them):
   1. fixed    the fixed centres home by middle slices (fewest turns, BFS over

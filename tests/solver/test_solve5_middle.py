@@ -425,13 +425,13 @@ def test_axes_states_at_the_table_cap_are_solved(tables_dir):
 
 
 @pytest.mark.parametrize("seed", [21, 22, 23])
-def test_home_checks_tell_which_midges_are_home_after_the_moves(seed):
+def test_path_checks_tell_which_midges_are_home_after_the_moves(seed):
     # after any phase-2 moves, slot s's midge is home iff d[src[s]] == want[s]
     rng = random.Random(seed)
     for _ in range(20):
         cube = stages.MiddleSolver().relabel(scrambled(rng.randrange(10 ** 6)))
         path = [rng.choice(MOVES) for _ in range(rng.randrange(1, 12))]
-        src, want = midges.home_checks(path)
+        src, want = midges.paths_checks([[MOVES.index(m) for m in path]], MOVES)[0]
         before = midges.dest(cube)
         after = midges.dest(moves.apply(cube, written(path), N))
         looked = src.translate(midges.lookup(before))
