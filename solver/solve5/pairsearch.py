@@ -41,10 +41,7 @@ def ida_solutions(stage, table, cube, max_nodes=None, count=1, slack=0):
     """Up to `count` moves of a pair stage by IDA* within max_nodes, cheapest first:
     those of the least cost (in search order), and with `slack` also those up to that
     many written turns dearer; else the table's descent."""
-    start = stage_start(stage, cube)
-    h = _bound(stage, table)
-    if h(start) == OFF_GROUP:
-        raise UnsolvableCube("the T-centres and fixed centres are not a state phase 2 can solve")
+    start, h = _start_and_bound(stage, table, cube)
     stats = Stats()
     limit = MAX_NODES if max_nodes is None else max_nodes
     found = list(ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
@@ -52,6 +49,14 @@ def ida_solutions(stage, table, cube, max_nodes=None, count=1, slack=0):
                           stats=stats, cheapest_only=not slack, max_solutions=count,
                           stop=lambda: stats.nodes > limit))
     return found or [descend(stage, h, start, table.unreached)]
+
+
+def _start_and_bound(stage, table, cube):
+    """(the stage's start state for the cube, its bound h); UnsolvableCube off its group."""
+    start, h = stage_start(stage, cube), _bound(stage, table)
+    if h(start) == OFF_GROUP:
+        raise UnsolvableCube("the T-centres and fixed centres are not a state phase 2 can solve")
+    return start, h
 
 
 def _bound(stage, table):
@@ -66,13 +71,13 @@ def _bound(stage, table):
 
 def pairs_start_after(axes, start, path):
     """The pairs stage's state (tcentres.PairsStage: the masks of the pairs that hold U,
-    R and F, the rotation) after moves of the axes stage, from its state `start` before
-    them, with no cube turned: the masks moved by the axes stage's mask mover, the
-    rotation by its rotation table (both stages number the 24 rotations alike)."""
-    mover, turn, index = axes.mover.apply3, axes.rot.move, axes.index
+    R and F, the rotation) after a path of the axes stage (indices into its moves), from
+    its state `start` before it, with no cube turned: the masks moved by the axes stage's
+    mask mover, the rotation by its rotation table (both stages number the 24 rotations
+    alike)."""
+    mover, turn = axes.mover.apply3, axes.rot.move
     masks, rotation = start[:3], start[3]
-    for move in path:
-        i = index[move]
+    for i in path:
         masks = mover(masks, i)
         rotation = turn[rotation][i]
     return masks + (rotation,)
@@ -150,9 +155,8 @@ class RankWalk(object):
             pass
         if found:
             return found[:count]
-        index = dict((m, i) for i, m in enumerate(stage.moves))
-        return [[index[m] for m in descend(stage, _bound(stage, self.table), state,
-                                           self.table.unreached)]]
+        return [[stage.index[m] for m in descend(stage, _bound(stage, self.table), state,
+                                                 self.table.unreached)]]
 
 
 class AxesWalk(object):
@@ -168,15 +172,16 @@ class AxesWalk(object):
 
     def solutions(self, cube, max_nodes=None, count=1, slack=0):
         """What ida_solutions(stage, table, cube, max_nodes, count, slack) returns."""
+        moves = self.stage.moves
+        return [[moves[i] for i in path] for path in self.paths(cube, max_nodes, count, slack)]
+
+    def paths(self, cube, max_nodes=None, count=1, slack=0):
+        """solutions(...) as lists of indices into the stage's moves."""
         stage = self.stage
-        start = stage_start(stage, cube)
-        h = _bound(stage, self.table)
-        if h(start) == OFF_GROUP:
-            raise UnsolvableCube("the T-centres and fixed centres are not a state phase 2 can solve")
+        start, h = _start_and_bound(stage, self.table, cube)
         found = self._search(start, h(start), MAX_NODES if max_nodes is None else max_nodes,
                              count, h(start) + slack if slack else MAX_COST, not slack)
-        return [[stage.moves[i] for i in path] for path in found] or \
-            [descend(stage, h, start, self.table.unreached)]
+        return found or [[stage.index[m] for m in descend(stage, h, start, self.table.unreached)]]
 
     def _search(self, start, bound, limit, count, max_cost, cheapest_only):
         stage = self.stage

@@ -189,11 +189,12 @@ def centre_stages(walks, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=N
     start = stage_start(pairs, cube)
     heap = []                          # (-half turns, -order, axes moves, PairWays, solution)
     order = 0
-    found = axes_walk.solutions(cube, AXES_NODES if max_nodes is None else max_nodes, CHOICES,
-                                AXES_SLACK)
-    for a in found:
-        base = 2 * sum(cost(m) for m in a)
-        ways = pair_ways(walk, pairs_start_after(axes, start, a), PAIRS_SLACK, PAIRS_CHOICES,
+    moves, costs = axes.moves, axes.costs
+    for path in axes_walk.paths(cube, AXES_NODES if max_nodes is None else max_nodes, CHOICES,
+                                AXES_SLACK):
+        a = [moves[i] for i in path]
+        base = 2 * sum(costs[i] for i in path)
+        ways = pair_ways(walk, pairs_start_after(axes, start, path), PAIRS_SLACK, PAIRS_CHOICES,
                          max_nodes, pairs_found)
         keys = _half_turns(ways, ways.out_of_place(lookup(follow(d, a))).translate(times))
         _keep_best(heap, count, keys, base, order, a, ways)
@@ -234,7 +235,7 @@ def _keep_best(heap, count, keys, base, order, a, ways):
 def fixed_stage(cube):
     """The middle slices that put every fixed centre home, fewest turns first."""
     from .tcentres import Rotations
-    from .slices import SLICES, cost
+    from .slices import SLICES
     moves = list(SLICES)
     rot = Rotations(moves)
     where = dict((f, i) for i, f in enumerate(FACES))

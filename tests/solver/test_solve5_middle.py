@@ -516,7 +516,8 @@ def test_centre_stages_keep_the_best_scores_of_all_pairs(tables_dir, seed, monke
                                           stages.CHOICES, stages.AXES_SLACK)
     for a in axes_found:
         after = moves.apply(cube, written(a), N)
-        assert pairsearch.pairs_start_after(axes, pairsearch.stage_start(pairs, cube), a) == \
+        assert pairsearch.pairs_start_after(axes, pairsearch.stage_start(pairs, cube),
+                                            [axes.index[m] for m in a]) == \
             pairsearch.stage_start(pairs, after)
         for p in walk.solutions(pairsearch.stage_start(pairs, after), stages.PAIRS_SLACK,
                                 stages.PAIRS_CHOICES):
