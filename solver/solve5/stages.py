@@ -217,7 +217,7 @@ def _keep_best(heap, count, keys, base, order, a, ways):
     least, each key's solutions in order, until one does not beat the heap's worst."""
     least = min(keys)
     if len(heap) >= count and -(base + least) <= heap[0][0]:
-        return                         # (mostly so) none beats the worst: no later order does
+        return                         # its least key does not beat the worst: none does
     for key in range(least, max(keys) + 1):
         mark = bytes([key])
         k = keys.find(mark)
