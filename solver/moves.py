@@ -225,6 +225,24 @@ def apply(state, moves, n=None):
     return state
 
 
+def rotated_faces(rotation):
+    """face -> face g with (rotation, face) == (g, rotation) on any cube.
+
+    A move found for the cube turned by `rotation` (a string such as "x y")
+    turns face g there, which is face rotated_faces(rotation)[g] of the cube as
+    it was, the same way and on the same layers.
+    """
+    ident = "".join([chr(0x100 + i) for i in range(54)])
+    turn = parse(rotation)
+    result = {}
+    for face in FACES:
+        after = apply(ident, turn + [Move(face, 1, 1, 1)], 3)
+        for g in FACES:
+            if apply(ident, [Move(g, 1, 1, 1)] + turn, 3) == after:
+                result[face] = g
+    return result
+
+
 def face_turns(n=3, wide=True):
     """All outer face turns (and wide turns up to half the cube) for size N."""
     result = []

@@ -25,8 +25,8 @@ import time
 
 from cubebot.solver.cubies import CubieCube, from_facelets, to_facelets
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
-from cubebot.solver.facelets import FACES, centre_labels, check_counts, is_solved, relabel, solved
-from cubebot.solver.moves import Move, apply, count, format_moves, invert, parse
+from cubebot.solver.facelets import centre_labels, check_counts, is_solved, relabel, solved
+from cubebot.solver.moves import Move, apply, count, format_moves, invert, parse, rotated_faces
 
 SIZE = 3
 DEFAULT_DEPTH = 21            # kociemba max depth of the default search
@@ -90,19 +90,6 @@ def first_solution(lettered, kociemba=None, depth=DEFAULT_DEPTH):
 VIEWS = ((None, False), (None, True), ("x", False), ("x", True), ("z", False), ("z", True))
 
 
-def _face_map(rotation):
-    """face -> face g with (rotation, face) == (g, rotation) on the cube."""
-    ident = "".join(chr(0x100 + i) for i in range(6 * SIZE * SIZE))
-    turn = parse(rotation)
-    result = {}
-    for face in FACES:
-        after = apply(ident, turn + [Move(face, 1, 1, 1)], SIZE)
-        for g in FACES:
-            if apply(ident, [Move(g, 1, 1, 1)] + turn, SIZE) == after:
-                result[face] = g
-    return result
-
-
 def _inverse_state(lettered):
     c = from_facelets(lettered, SIZE)
     cp, co, ep, eo = [0] * len(c.cp), [0] * len(c.co), [0] * len(c.ep), [0] * len(c.eo)
@@ -131,7 +118,7 @@ def from_view(text, view):
     if inverse:
         found = invert(found)
     if rotation:
-        faces = _face_map(rotation)
+        faces = rotated_faces(rotation)
         found = [Move(faces[m.face], m.first, m.last, m.turns) for m in found]
     return format_moves(found)
 

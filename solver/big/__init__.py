@@ -18,6 +18,8 @@ for an odd N: a 5x5x5) each stand for a group of rows ({0}, {1..}, {..N-2},
   7. view     the cube is now the smaller cube blown up: solved whole by
               cubebot.solver.solve4 or solve5, its moves lifted to the
               grouped turns (views.lift: the 4x4x4's Rw is the 6x6x6's 3Rw)
+Stages 1-4 run in several orientations of the cube (reduce.TRIED); 5-7 go on
+in the one with the best estimate (moves so far and facelets not joined).
 Output: outer and wide turns only (a slice as two wide turns), each counted
 one move (OBTM).
 

@@ -71,3 +71,23 @@ def test_is_simplified_says_whether_simplify_would_change_a_list():
         assert moves.is_simplified(seq) == want
         seen.add(want)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("n", [3, 6, 7])
+def test_rotated_faces_bring_a_move_found_on_a_turned_cube_back(n):
+    # Turning the cube by `rotation` then m is turning it by the mapped m, then `rotation`:
+    # the same layers of the face the rotation carried, the same way.
+    rotations = [" ".join(t for t in (a, b) if t) for a in ("", "x", "x2", "x'", "z", "z'")
+                 for b in ("", "y", "y2", "y'")]
+    rng = random.Random(n)
+    state = "".join(rng.choice("URFDLB") for _ in range(6 * n * n))
+    turns = [moves.Move(f, a, b, t) for f in facelets.FACES for a in range(1, n + 1)
+             for b in range(a, n + 1) for t in (1, 2, 3) if b < n]
+    for rotation in rotations:
+        faces = moves.rotated_faces(rotation)
+        assert sorted(faces.values()) == sorted(facelets.FACES)
+        for m in rng.sample(turns, 12):
+            back = moves.Move(faces[m.face], m.first, m.last, m.turns)
+            assert moves.apply(state, moves.parse(rotation) + [m], n) == \
+                moves.apply(state, [back] + moves.parse(rotation), n)
+    assert moves.rotated_faces("x") == {"U": "F", "F": "D", "D": "B", "B": "U", "R": "R", "L": "L"}

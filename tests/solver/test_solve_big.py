@@ -296,6 +296,29 @@ def test_seeded_random_states_are_solved(tables_dir, n, seed):
     assert solution.length == moves.count(solution.moves, "obtm")
 
 
+def test_the_first_stages_run_in_several_orientations_and_the_best_estimate_goes_on(
+        tables_dir, monkeypatch):
+    n = 6
+    state = moves.apply(_solved(n), "3Rw U' 2Fw2 D 3F 2U' Rw 2L2 3B' U 2R", n)
+    monkeypatch.setitem(reduce.TRIED, n, 3)
+    red = reduce.Reducer(n)
+    centres, wings = views.joins(n)
+    estimates, frees = [], []
+    for rotation in reduce.ROTATIONS[:3]:
+        parts, cube = red.first_stages(moves.apply(state, rotation, n))
+        # the estimate, counted here from the joins themselves
+        estimates.append(len(moves.simplify([m for part in parts for m in part]))
+                         + reduce.ESTIMATE_CENTRE * sum(cube[a] != cube[b] for a, b in centres)
+                         + reduce.ESTIMATE_WING * sum(cube[a] != cube[b] for a, b in wings))
+        faces = moves.rotated_faces(rotation)
+        frees.append([Move(faces[m.face], m.first, m.last, m.turns) for m in parts[0]])
+    assert len(set(estimates)) > 1        # the orientations take different paths
+    result = red.solve(state)
+    best = estimates.index(min(estimates))
+    assert result.stages["free"] == frees[best]     # given back in the frame of the state
+    check_solves(state, result.candidates[0])
+
+
 @pytest.mark.parametrize("n", SIZES)
 def test_solved_cube_needs_no_moves(tables_dir, n):
     assert api.solve(_solved(n)).moves == []
