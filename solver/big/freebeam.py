@@ -43,30 +43,82 @@ def free_turns(n):
     return result
 
 
+class PairFlags(object):
+    """Pairs of facelets numbered as they are met, and one byte string a cube
+    over them (`flags`): a byte a pair, 1 where its two facelets differ, then a
+    byte for each of the first `flipped` pairs (those given at the start), 1
+    where its two facelets are alike. A getter of some of those bytes, summed,
+    counts in C what comparing the facelets one by one would."""
+
+    def __init__(self, first):
+        self.numbers = {}
+        for pair in first:
+            self.number(pair)
+        self.flipped = len(self.numbers)
+        self._ids = self._first = self._second = None
+
+    def number(self, pair):
+        return self.numbers.setdefault(pair, len(self.numbers))
+
+    def close(self, places):
+        """Number no more pairs; every index is an int object of `places`."""
+        pairs = sorted(self.numbers, key=self.numbers.get)
+        self._first = _getter([places[a] for a, _ in pairs])
+        self._second = _getter([places[b] for _, b in pairs])
+        self._ids = tuple(range(len(pairs) + self.flipped))     # one int object a byte
+
+    def getter(self, differ, alike=()):
+        """c -> the flags of the pairs numbered `differ`, then the alike flags of
+        the first pairs numbered `alike`."""
+        offset = len(self.numbers)
+        return _getter([self._ids[i] for i in differ] + [self._ids[offset + j] for j in alike])
+
+    def flags(self, cube):
+        differ = bytes(map(ne, self._first(cube), self._second(cube)))
+        return differ + differ[:self.flipped].translate(_ALIKE)
+
+
 class JoinBeam(object):
     """A bounded beam over steps (lists of written moves) scored by the facelets
     outside the view not joined (views.joins), weighted per kind."""
 
     def __init__(self, n, steps, wings=True):
-        """steps: lists of written moves (each costs its length). The index lists
-        hold the one int object of `places` for each facelet (no int object per step);
-        wings=False: no wing index lists (a search with no wing weight, less memory)."""
+        """steps: lists of written moves (each costs its length); wings=False: no
+        wing index lists (a search with no wing weight, less memory).
+
+        The joins (centres, then wings) are the first pairs of a PairFlags; each
+        step holds, per kind, the count of the joins it moves (a, b) and one
+        getter of the flags of the pairs (p[a], p[b]) it takes their facelets
+        from and of those joins' alike flags: a child's unjoined count is its
+        parent's less that count plus the getter's sum."""
         self.n = n
         self.centres, self.wings = joins(n)
         places = tuple(range(6 * n * n))
-        self.steps = []
+        self._pairs = PairFlags(self.centres + self.wings)
+        made = []
         for seq in steps:
             p = sequence_permutation(seq, n, places)
-            self.steps.append((tuple(seq), len(seq), _touched(self.centres, p),
-                               _touched(self.wings, p) if wings else None))
+            made.append((tuple(seq), len(seq), _touched(self.centres, p, self._pairs),
+                         _touched(self.wings, p, self._pairs) if wings else None))
+        self._pairs.close(places)
+        self.steps = [(seq, cost, self._kind(centres), None if wings_ is None else self._kind(wings_))
+                      for seq, cost, centres, wings_ in made]
 
-    @staticmethod
-    def _unjoined(pairs, cube):
-        return sum(1 for a, b in pairs if cube[a] != cube[b])
+    def _kind(self, touched):
+        joins_moved, froms = touched
+        return len(joins_moved), self._pairs.getter(froms, joins_moved)
+
+    def _flags(self, cube):
+        return self._pairs.flags(cube)
+
+    def _unjoined(self, flags):
+        """(centre, wing) facelets not joined, from the cube's flags."""
+        centres = len(self.centres)
+        return flags.count(1, 0, centres), flags.count(1, centres, self._pairs.flipped)
 
     def score(self, cube, centre_weight, wing_weight):
-        return centre_weight * self._unjoined(self.centres, cube) + \
-            wing_weight * self._unjoined(self.wings, cube)
+        centres, wings = self._unjoined(self._flags(cube))
+        return centre_weight * centres + wing_weight * wings
 
     def search(self, cube, width, centre_weight, wing_weight, max_steps, stall):
         """The written moves of the path to the best score seen (maybe none)."""
@@ -77,17 +129,14 @@ class JoinBeam(object):
         for _ in range(max_steps):
             children = []
             for cost, shown, last in beam:
-                centres = self._unjoined(self.centres, shown)
-                wings = self._unjoined(self.wings, shown) if wing_weight else 0
-                for index, (_, c, (ca, cb, ta, tb), wing_getters) in enumerate(self.steps):
+                flags = self._flags(shown)
+                centres, wings = self._unjoined(flags)
+                for index, (_, c, (moved, getter), wing_getter) in enumerate(self.steps):
                     if index == last:
                         continue
-                    bad = centre_weight * (centres - sum(map(ne, ca(shown), cb(shown)))
-                                           + sum(map(ne, ta(shown), tb(shown))))
+                    bad = centre_weight * (centres - moved + sum(getter(flags)))
                     if wing_weight:
-                        wa, wb, wta, wtb = wing_getters
-                        bad += wing_weight * (wings - sum(map(ne, wa(shown), wb(shown)))
-                                              + sum(map(ne, wta(shown), wtb(shown))))
+                        bad += wing_weight * (wings - wing_getter[0] + sum(wing_getter[1](flags)))
                     children.append((cost + c + bad, cost + c, index, shown))
             heapify(children)          # popped in sorted order: only the first few are needed
             beam, kept = [], {}
@@ -110,6 +159,9 @@ class JoinBeam(object):
         return simplify([m for index in best[1] for m in self.steps[index][0]])
 
 
+_ALIKE = bytes([1, 0]) + bytes(254)         # a differ byte (0 or 1) -> its alike byte
+
+
 def _getter(indices):
     """c -> tuple(c[i] for i in indices), for any number of indices."""
     if len(indices) >= 2:
@@ -117,16 +169,15 @@ def _getter(indices):
     return lambda c: tuple(c[i] for i in indices)
 
 
-def _touched(pairs, p):
+def _touched(pairs, p, numbered):
     """The joins (a, b) that the permutation p (new[i] = old[p[i]]) moves, as
-    getters of their two facelets before (a, b) and after (p[a], p[b]) it: a
-    step changes no other join, so the cube's unjoined count less those joins'
-    now plus theirs after is its child's (index lists of the joins a step
-    moves, not of all of them: with lists of every join the 9x9x9's insert
-    stage peaked 9 MB higher and took twice as long)."""
+    (their numbers, the numbers of the pairs (p[a], p[b]) they take their
+    facelets from) in the PairFlags `numbered`: a step changes no other join
+    (lists of the joins a step moves, not of all of them: with lists of every
+    join the 9x9x9's insert stage peaked 9 MB higher and took twice as long)."""
     moved = [(a, b) for a, b in pairs if p[a] != a or p[b] != b]
-    return (_getter([a for a, _ in moved]), _getter([b for _, b in moved]),
-            _getter([p[a] for a, _ in moved]), _getter([p[b] for _, b in moved]))
+    return ([numbered.number(pair) for pair in moved],
+            [numbered.number((p[a], p[b])) for a, b in moved])
 
 
 class FreeStage(JoinBeam):

@@ -56,12 +56,17 @@ def insert_steps(n):
 
 
 class InsertStage(object):
-    """The insert stage for one cube size (its steps made on each solve)."""
+    """The insert stage for one cube size (its steps made for each solve: `beam`)."""
 
     def __init__(self, n):
         self.n = n
 
-    def solve(self, cube):
-        """Moves (outer and wide turns) after which more centre facelets are joined."""
-        beam = JoinBeam(self.n, insert_steps(self.n), wings=bool(WING_WEIGHT))
+    def beam(self):
+        """The stage's JoinBeam over its steps (made anew: hold it for one solve only)."""
+        return JoinBeam(self.n, insert_steps(self.n), wings=bool(WING_WEIGHT))
+
+    def solve(self, cube, beam=None):
+        """Moves (outer and wide turns) after which more centre facelets are joined
+        (beam: the stage's beam, if made already)."""
+        beam = beam or self.beam()
         return beam.search(cube, WIDTH, CENTRE_WEIGHT, WING_WEIGHT, MAX_STEPS, STALL)

@@ -41,6 +41,7 @@ from operator import itemgetter, ne
 
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, invert, simplify
+from .freebeam import PairFlags
 from .views import groups, joins, permutation_key, sequence_permutation, view_rows, written
 
 WIDTH = 16                     # cubes kept per step
@@ -86,12 +87,13 @@ def steps(n):
     return [found[state] for state in order]
 
 
-def _children(beam, steps_):
+def _children(beam, steps_, pairs):
     """(score, moves, step index, parent index) of every step from every cube of the beam."""
     for at, (cost, shown, _) in enumerate(beam):
-        for index, (moves, a, b) in enumerate(steps_):
+        flags = pairs.flags(shown)
+        for index, (moves, getter) in enumerate(steps_):
             c = cost + len(moves)
-            yield (c + WEIGHT * sum(map(ne, a(shown), b(shown))), c, index, at)
+            yield (c + WEIGHT * sum(getter(flags)), c, index, at)
 
 
 class PairingStage(object):
@@ -104,31 +106,35 @@ class PairingStage(object):
         self.wings = (itemgetter(*[a for a, _ in wings]), itemgetter(*[b for _, b in wings]))
 
     def load_steps(self):
-        """[(moves, getter of the wing facelets after the step, getter of their view
-        wings' facelets after it)]; every index is the one int object of `places`."""
+        """(pairs, [(moves, getter)]): a freebeam.PairFlags over the pairs of
+        facelets (p[a], p[b]) each step p takes the wing joins (a, b) from, and
+        per step the getter of their flags: its sum is the wing facelets not
+        joined after the step."""
         n = self.n
         places = tuple(range(6 * n * n))
         wings = joins(n)[1]
-        result = []
+        pairs = PairFlags(())
+        made = []
         for moves in steps(n):
             p = sequence_permutation(moves, n, places)
-            result.append((moves, itemgetter(*[p[a] for a, _ in wings]), itemgetter(*[p[b] for _, b in wings])))
-        return result
+            made.append((moves, [pairs.number((p[a], p[b])) for a, b in wings]))
+        pairs.close(places)
+        return pairs, [(moves, pairs.getter(froms)) for moves, froms in made]
 
     def not_joined(self, cube):
         """Wing facelets outside the view that do not show their view wing's colour."""
         return sum(map(ne, self.wings[0](cube), self.wings[1](cube)))
 
-    def solve(self, cube):
+    def solve(self, cube, loaded=None):
         """Moves (outer and wide turns) that keep every centre facelet joined and join many
-        wings."""
+        wings (loaded: what load_steps returned, if loaded already)."""
         n = self.n
-        steps_ = self.load_steps()
+        pairs, steps_ = loaded or self.load_steps()
         beam = [(0, cube, ())]
         best = (WEIGHT * self.not_joined(cube), ())
         stalled = 0
         for _ in range(MAX_STEPS):
-            ranked = nsmallest(RANKED * WIDTH, _children(beam, steps_))
+            ranked = nsmallest(RANKED * WIDTH, _children(beam, steps_, pairs))
             parents, beam, kept = beam, [], set()
             for score, c, index, at in ranked:
                 shown, path = parents[at][1:]

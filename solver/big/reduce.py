@@ -104,14 +104,18 @@ class Reducer(object):
                 moves += slice_turns("R", k + 1, 1, self.n)
         return moves
 
-    def first_stages(self, cube):
+    def first_stages(self, cube, loaded=(None, None)):
         """(parts, cube): the free, inserts, pairing and parity stages' moves and
-        the cube after them."""
-        parts = []
-        for stage in (self.free.solve, self.inserts.solve, self.pairing.solve, None):
-            parts.append(self.parity(cube, blown_up(cube, self.n)) if stage is None else stage(cube))
-            cube = apply(cube, parts[-1], self.n)
-        return parts, cube
+        the cube after them (loaded: the insert stage's beam and the pairing
+        stage's steps, if made already)."""
+        parts = [self.free.solve(cube)]
+        cube = apply(cube, parts[-1], self.n)
+        parts.append(self.inserts.solve(cube, loaded[0]))
+        cube = apply(cube, parts[-1], self.n)
+        parts.append(self.pairing.solve(cube, loaded[1]))
+        cube = apply(cube, parts[-1], self.n)
+        parts.append(self.parity(cube, blown_up(cube, self.n)))
+        return parts, apply(cube, parts[-1], self.n)
 
     def estimate(self, parts, cube):
         """Moves so far plus about what the later stages pay for what is left."""
@@ -123,11 +127,13 @@ class Reducer(object):
         best estimate; every move is given back in the frame of `state`."""
         n = self.n
         best = None
+        loaded = (self.inserts.beam(), self.pairing.load_steps())
         for rotation in ROTATIONS[:TRIED.get(n, 1)]:
-            parts, cube = self.first_stages(apply(state, rotation, n))
+            parts, cube = self.first_stages(apply(state, rotation, n), loaded)
             estimate = self.estimate(parts, cube)
             if best is None or estimate < best[0]:
                 best = (estimate, rotation, parts, cube)
+        del loaded          # the centre stage reuses their memory
         _, rotation, parts, cube = best
         parts.append(self.centres.solve(cube))
         cube = apply(cube, parts[-1], n)

@@ -65,20 +65,24 @@ def test_the_centre_stage_drops_its_blocks_after_a_solve(loaded):
 
 
 def test_a_join_beam_scores_each_child_by_the_joins_its_step_moves(tables_dir):
-    # JoinBeam keeps, per step, only the joins the step moves: the parent's
-    # unjoined count less theirs before plus theirs after must be the child's
-    # own count, for every insert and free step (solver/big/freebeam.py)
+    # JoinBeam keeps, per step and kind, the count of the joins the step moves and one
+    # getter over the cube's flags: the parent's unjoined count less that count plus the
+    # getter's sum must be the child's own count, counted here facelet by facelet, for
+    # every insert and free step (solver/big/freebeam.py)
     from cubebot.solver.big.freebeam import FreeStage, JoinBeam
     from cubebot.solver.big.insertbeam import insert_steps
     rng = seeded(1805)
+
+    def unjoined(pairs, cube):
+        return sum(cube[a] != cube[b] for a, b in pairs)
     for beam in (FreeStage(N), JoinBeam(N, insert_steps(N))):
         cube = scramble.random_state(N, rng)
-        for seq, _, (ca, cb, ta, tb), (wa, wb, wta, wtb) in beam.steps:
+        flags = beam._flags(cube)
+        assert beam._unjoined(flags) == (unjoined(beam.centres, cube), unjoined(beam.wings, cube))
+        for seq, _, centre_getter, wing_getter in beam.steps:
             child = moves.apply(cube, list(seq), N)
-            for pairs, a, b, c, d in ((beam.centres, ca, cb, ta, tb), (beam.wings, wa, wb, wta, wtb)):
-                moved = sum(x != y for x, y in zip(a(cube), b(cube)))
-                after = sum(x != y for x, y in zip(c(cube), d(cube)))
-                assert beam._unjoined(pairs, cube) - moved + after == beam._unjoined(pairs, child)
+            for pairs, (moved, getter) in ((beam.centres, centre_getter), (beam.wings, wing_getter)):
+                assert unjoined(pairs, cube) - moved + sum(getter(flags)) == unjoined(pairs, child)
 
 
 def test_every_block_step_joins_the_facelets_it_is_weighed_for(loaded):

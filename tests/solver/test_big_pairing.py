@@ -27,7 +27,7 @@ def test_every_step_keeps_the_centres_and_moves_only_outer_layers_and_free_slice
 
     def same_face(i):
         return range(i - i % (n * n), i - i % (n * n) + n * n)
-    for seq, _, _ in stage.load_steps():
+    for seq, _ in stage.load_steps()[1]:
         assert all(m.first == 1 for m in seq)
         after = moves.apply(start, seq, n)
         if len(seq) > 1:
@@ -37,7 +37,8 @@ def test_every_step_keeps_the_centres_and_moves_only_outer_layers_and_free_slice
         turned = moves.apply(blown, seq, n)
         assert _centres_joined(turned, n) == len(centres)
     assert slices > 500
-    assert len(stage.load_steps()) == len(set(moves.apply(start, s, n) for s, _, _ in stage.load_steps()))
+    steps = stage.load_steps()[1]
+    assert len(steps) == len(set(moves.apply(start, s, n) for s, _ in steps))
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -59,3 +60,17 @@ def test_a_slice_flip_slice_case_is_paired_by_the_stage_and_solved(tables_dir):
     assert reduce.STAGES.index("pairing") == reduce.STAGES.index("inserts") + 1
     assert result.stages["pairing"] and not result.stages["wings"]
     check_solves(state, result.candidates[0])
+
+
+def test_each_step_s_flags_getter_counts_the_wings_it_leaves_not_joined():
+    # the beam scores a child by one getter over its parent's flags; that sum must be
+    # the child's own wing facelets not joined, counted facelet by facelet
+    n = 6
+    stage = pairbeam.PairingStage(n)
+    wings = views.joins(n)[1]
+    cube = scramble.random_state(n, seeded(1812))
+    pairs, steps = stage.load_steps()
+    flags = pairs.flags(cube)
+    for seq, getter in steps:
+        child = moves.apply(cube, seq, n)
+        assert sum(getter(flags)) == sum(child[a] != child[b] for a, b in wings) == stage.not_joined(child)
