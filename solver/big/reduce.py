@@ -51,7 +51,7 @@ STAGES = ("free", "inserts", "pairing", "parity", "centres", "wings", "view")
 ROTATIONS = tuple(" ".join(t for t in (first, then) if t)
                   for then in ("", "y", "y2", "y'")
                   for first in ("", "x", "x2", "x'", "z", "z'"))
-TRIED = {6: 8, 7: 4}          # orientations tried per size (1 for sizes not named)
+TRIED = {6: 12, 7: 8}         # orientations tried per size (1 for sizes not named)
 # What the later stages (centres, wings) pay per facelet left not joined after
 # the first four, in moves: a least-squares fit over 49 6x6x6 runs (6 states of
 # seed 6666 under 8 orientations; residual 5.7 moves against a spread of 15).
