@@ -61,16 +61,18 @@ class PairFlags(object):
         return self.numbers.setdefault(pair, len(self.numbers))
 
     def close(self, places):
-        """Number no more pairs; every index is an int object of `places`."""
+        """Number no more pairs (the pairs themselves are dropped); every index
+        is an int object of `places`."""
         pairs = sorted(self.numbers, key=self.numbers.get)
+        self.numbers = None
         self._first = _getter([places[a] for a, _ in pairs])
         self._second = _getter([places[b] for _, b in pairs])
         self._ids = tuple(range(len(pairs) + self.flipped))     # one int object a byte
 
     def getter(self, differ, alike=()):
         """c -> the flags of the pairs numbered `differ`, then the alike flags of
-        the first pairs numbered `alike`."""
-        offset = len(self.numbers)
+        the first pairs numbered `alike` (after close)."""
+        offset = len(self._ids) - self.flipped
         return _getter([self._ids[i] for i in differ] + [self._ids[offset + j] for j in alike])
 
     def flags(self, cube):
