@@ -128,18 +128,27 @@ class JoinBeam(object):
         best = (self.score(cube, centre_weight, wing_weight), ())
         paths = {cube: ()}
         stalled = 0
+        # per step: its cost less the weighted joins it moves (their count before
+        # it), its cost, its getters: a child's score is the parent's cost and
+        # weighted unjoined counts plus that, plus the weighted getter sums
+        rated = [(c - centre_weight * moved - (wing_weight * wings[0] if wing_weight else 0), c, getter,
+                  wings[1] if wing_weight else None)
+                 for _, c, (moved, getter), wings in self.steps]
         for _ in range(max_steps):
             children = []
             for cost, shown, last in beam:
                 flags = self._flags(shown)
                 centres, wings = self._unjoined(flags)
-                for index, (_, c, (moved, getter), wing_getter) in enumerate(self.steps):
-                    if index == last:
-                        continue
-                    bad = centre_weight * (centres - moved + sum(getter(flags)))
-                    if wing_weight:
-                        bad += wing_weight * (wings - wing_getter[0] + sum(wing_getter[1](flags)))
-                    children.append((cost + c + bad, cost + c, index, shown))
+                base = cost + centre_weight * centres + wing_weight * wings
+                if wing_weight:
+                    found = [(base + k + centre_weight * sum(g(flags)) + wing_weight * sum(w(flags)),
+                              cost + c, index, shown) for index, (k, c, g, w) in enumerate(rated)]
+                else:
+                    found = [(base + k + centre_weight * sum(g(flags)), cost + c, index, shown)
+                             for index, (k, c, g, _) in enumerate(rated)]
+                if last is not None:
+                    del found[last]         # a step is not followed by itself
+                children += found
             heapify(children)          # popped in sorted order: only the first few are needed
             beam, kept = [], {}
             while children:
