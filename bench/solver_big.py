@@ -31,7 +31,7 @@ from bench.record import record  # noqa: E402
 from bench.solver4 import measured_rows, peak_rss_mb, solve_each  # noqa: E402
 from cubebot.solver import big, catalog, scramble, store  # noqa: E402
 from cubebot.solver.big.cycles import table_name  # noqa: E402
-from cubebot.solver.big.reduce import SCREENED, TRIED  # noqa: E402
+from cubebot.solver.big.reduce import TRIED  # noqa: E402
 
 SEEDS = {6: 6666, 7: 7777}
 RSS_STATES = 5                  # states solved by `cubebot solve` for the peak RSS
@@ -73,7 +73,7 @@ def run(n, count=30, rss_states=RSS_STATES, record_it=True, build=True):
         "average {:.1f} before, {:.1f} after, on {} CPUs shared with other jobs, so times are "
         "noisy.".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
-            count, n, n, n, SEEDS[n], TRIED.get(n, 1), SCREENED, *((4,) * 3 if n % 2 == 0 else (5,) * 3),
+            count, n, n, n, SEEDS[n], TRIED.get(n, 1), *((4,) * 3 if n % 2 == 0 else (5,) * 3),
             "solve4" if n % 2 == 0 else "solve5", load_before, os.getloadavg()[0], os.cpu_count()),
         "",
         "| measure | value | target / anchor |",

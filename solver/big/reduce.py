@@ -19,20 +19,17 @@
            5x5x5 (odd N) solver, its moves lifted to the grouped layers
 Every stage takes its goal afresh from the cube (views.blown_up; outer turns
 move the view, keeping every joined piece joined).
-The free and insert stages run on the cube turned by each of ROTATIONS[:TRIED[n]]
+The first four stages run on the cube turned by each of ROTATIONS[:TRIED[n]]
 (whole-cube turns: the beams take another path in each orientation, a spread
-of about 15 moves); the SCREENED whose estimate (moves so far plus
-ESTIMATE_CENTRE / ESTIMATE_WING per facelet not joined) is then least go on
-through the pairing and parity stages, and the later stages in the one whose
-estimate is least after them; its moves are given back in the frame of the
-cube asked (moves.rotated_faces).
+of about 15 moves); the later stages go on in the one whose moves so far plus
+ESTIMATE_CENTRE / ESTIMATE_WING per facelet not joined is least, and its moves
+are given back in the frame of the cube asked (moves.rotated_faces).
 Every stage is bounded: the beam by its steps, each cycle step joins at least
 one piece for good, the smaller solvers bound theirs.
 """
 
 import os
 from collections import namedtuple
-from operator import itemgetter
 
 from cubebot.solver import catalog, store
 from cubebot.solver.errors import TableError, UnsolvableCube
@@ -48,15 +45,13 @@ from .views import blown_up, lift, slice_turns, view, view_rows, written
 
 STAGES = ("free", "inserts", "pairing", "parity", "centres", "wings", "view")
 
-# The whole-cube turns under which the first stages are tried, in order (all 24
-# orientations). Their beams break ties by the order of the turns, so every
-# orientation takes another path; those with the best estimates go on.
+# The whole-cube turns under which the first four stages are tried, in order
+# (all 24 orientations). Their beams break ties by the order of the turns, so
+# every orientation takes another path; the one with the best estimate goes on.
 ROTATIONS = tuple(" ".join(t for t in (first, then) if t)
                   for then in ("", "y", "y2", "y'")
                   for first in ("", "x", "x2", "x'", "z", "z'"))
-TRIED = {6: 20, 7: 12}        # orientations tried per size (1 for sizes not named)
-SCREENED = 6                  # of them, those with the best estimates after the insert stage
-                              # go on through the pairing and parity stages
+TRIED = {6: 12, 7: 8}         # orientations tried per size (1 for sizes not named)
 # What the later stages (centres, wings) pay per facelet left not joined after
 # the first four, in moves: a least-squares fit over 49 6x6x6 runs (6 states of
 # seed 6666 under 8 orientations; residual 5.7 moves against a spread of 15).
@@ -109,26 +104,18 @@ class Reducer(object):
                 moves += slice_turns("R", k + 1, 1, self.n)
         return moves
 
-    def centre_first(self, cube, beam=None):
-        """(parts, cube): the free and insert stages' moves and the cube after
-        them (beam: the insert stage's, if made already)."""
+    def first_stages(self, cube, loaded=(None, None)):
+        """(parts, cube): the free, inserts, pairing and parity stages' moves and
+        the cube after them (loaded: the insert stage's beam and the pairing
+        stage's steps, if made already)."""
         parts = [self.free.solve(cube)]
         cube = apply(cube, parts[-1], self.n)
-        parts.append(self.inserts.solve(cube, beam))
-        return parts, apply(cube, parts[-1], self.n)
-
-    def edges_first(self, parts, cube, loaded=None):
-        """(parts, cube) with the pairing and parity stages' moves added, and the
-        cube after them (loaded: the pairing stage's steps, if made already)."""
-        parts = parts + [self.pairing.solve(cube, loaded)]
+        parts.append(self.inserts.solve(cube, loaded[0]))
+        cube = apply(cube, parts[-1], self.n)
+        parts.append(self.pairing.solve(cube, loaded[1]))
         cube = apply(cube, parts[-1], self.n)
         parts.append(self.parity(cube, blown_up(cube, self.n)))
         return parts, apply(cube, parts[-1], self.n)
-
-    def first_stages(self, cube, loaded=(None, None)):
-        """(parts, cube): the first four stages' moves and the cube after them."""
-        parts, cube = self.centre_first(cube, loaded[0])
-        return self.edges_first(parts, cube, loaded[1])
 
     def estimate(self, parts, cube):
         """Moves so far plus about what the later stages pay for what is left."""
@@ -139,19 +126,14 @@ class Reducer(object):
         """Result: the first stages tried under ROTATIONS[:TRIED], the rest on the
         best estimate; every move is given back in the frame of `state`."""
         n = self.n
-        beam, loaded = self.inserts.beam(), self.pairing.load_steps()
-        tries = []
-        for rotation in ROTATIONS[:TRIED.get(n, 1)]:
-            parts, cube = self.centre_first(apply(state, rotation, n), beam)
-            tries.append((self.estimate(parts, cube), rotation, parts, cube))
-        tries.sort(key=itemgetter(0))          # stable: ties in the order tried
         best = None
-        for _, rotation, parts, cube in tries[:SCREENED]:
-            parts, cube = self.edges_first(parts, cube, loaded)
+        loaded = (self.inserts.beam(), self.pairing.load_steps())
+        for rotation in ROTATIONS[:TRIED.get(n, 1)]:
+            parts, cube = self.first_stages(apply(state, rotation, n), loaded)
             estimate = self.estimate(parts, cube)
             if best is None or estimate < best[0]:
                 best = (estimate, rotation, parts, cube)
-        del beam, loaded, tries          # the centre stage reuses their memory
+        del loaded          # the centre stage reuses their memory
         _, rotation, parts, cube = best
         parts.append(self.centres.solve(cube))
         cube = apply(cube, parts[-1], n)
