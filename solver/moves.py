@@ -16,7 +16,7 @@ import re
 from collections import namedtuple
 
 from cubebot.solver.errors import InvalidCube
-from cubebot.solver.facelets import FACES, NORMALS, geometry, size_from_length
+from cubebot.solver.facelets import FACES, NORMALS, face_index, geometry, size_from_length, solved
 
 Move = namedtuple("Move", ["face", "first", "last", "turns"])
 
@@ -230,17 +230,11 @@ def rotated_faces(rotation):
 
     A move found for the cube turned by `rotation` (a string such as "x y")
     turns face g there, which is face rotated_faces(rotation)[g] of the cube as
-    it was, the same way and on the same layers.
+    it was, the same way and on the same layers: the face whose centre the
+    rotation brought to g.
     """
-    ident = "".join([chr(0x100 + i) for i in range(54)])
-    turn = parse(rotation)
-    result = {}
-    for face in FACES:
-        after = apply(ident, turn + [Move(face, 1, 1, 1)], 3)
-        for g in FACES:
-            if apply(ident, [Move(g, 1, 1, 1)] + turn, 3) == after:
-                result[face] = g
-    return result
+    turned = apply(solved(3), rotation, 3)
+    return dict((g, turned[face_index(g, 1, 1, 3)]) for g in FACES)
 
 
 def face_turns(n=3, wide=True):

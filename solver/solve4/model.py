@@ -16,8 +16,8 @@ Facelet sets (indices into the 96-character state, face*16 + row*4 + col):
 """
 
 from cubebot.solver.cubies import corner_facelets, edge_wings
-from cubebot.solver.facelets import FACES, OPPOSITE, face_index, relabel, solved
-from cubebot.solver.moves import Move, apply, parse, permutation
+from cubebot.solver.facelets import FACES, OPPOSITE, face_index, relabel
+from cubebot.solver.moves import Move, apply, parse, permutation, rotated_faces
 
 N = 4
 N_FACELETS = 6 * N * N
@@ -153,10 +153,9 @@ class Turned(object):
 
     def __init__(self, rotation):
         self.rotation = parse(rotation)
-        turned = apply(solved(N), self.rotation, N)
-        # the colour now at the centre of face g is renamed g
-        self.rename = dict((turned[face_index(g, 1, 1, N)], g) for g in FACES)
-        self.back = dict((g, c) for c, g in self.rename.items())
+        self.back = rotated_faces(rotation)
+        # the colour now at the centre of face g (that of face back[g]) is renamed g
+        self.rename = dict((c, g) for g, c in self.back.items())
 
     def seen(self, state):
         return relabel(apply(state, self.rotation, N), self.rename)
