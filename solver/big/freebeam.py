@@ -110,16 +110,13 @@ class JoinBeam(object):
         joins_moved, froms = touched
         return len(joins_moved), self._pairs.getter(froms, joins_moved)
 
-    def _flags(self, cube):
-        return self._pairs.flags(cube)
-
     def _unjoined(self, flags):
         """(centre, wing) facelets not joined, from the cube's flags."""
         centres = len(self.centres)
         return flags.count(1, 0, centres), flags.count(1, centres, self._pairs.flipped)
 
     def score(self, cube, centre_weight, wing_weight):
-        centres, wings = self._unjoined(self._flags(cube))
+        centres, wings = self._unjoined(self._pairs.flags(cube))
         return centre_weight * centres + wing_weight * wings
 
     def search(self, cube, width, centre_weight, wing_weight, max_steps, stall):
@@ -137,7 +134,7 @@ class JoinBeam(object):
         for _ in range(max_steps):
             children = []
             for cost, shown, last in beam:
-                flags = self._flags(shown)
+                flags = self._pairs.flags(shown)
                 centres, wings = self._unjoined(flags)
                 base = cost + centre_weight * centres + wing_weight * wings
                 if wing_weight:

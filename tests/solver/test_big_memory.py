@@ -77,7 +77,7 @@ def test_a_join_beam_scores_each_child_by_the_joins_its_step_moves(tables_dir):
         return sum(cube[a] != cube[b] for a, b in pairs)
     for beam in (FreeStage(N), JoinBeam(N, insert_steps(N))):
         cube = scramble.random_state(N, rng)
-        flags = beam._flags(cube)
+        flags = beam._pairs.flags(cube)
         assert beam._unjoined(flags) == (unjoined(beam.centres, cube), unjoined(beam.wings, cube))
         for seq, _, centre_getter, wing_getter in beam.steps:
             child = moves.apply(cube, list(seq), N)
