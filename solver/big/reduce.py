@@ -104,18 +104,24 @@ class Reducer(object):
                 moves += slice_turns("R", k + 1, 1, self.n)
         return moves
 
-    def first_stages(self, cube, loaded=(None, None)):
-        """(parts, cube): the free, inserts, pairing and parity stages' moves and
-        the cube after them (loaded: the insert stage's beam and the pairing
-        stage's steps, if made already)."""
-        parts = [self.free.solve(cube)]
-        cube = apply(cube, parts[-1], self.n)
-        parts.append(self.inserts.solve(cube, loaded[0]))
-        cube = apply(cube, parts[-1], self.n)
-        parts.append(self.pairing.solve(cube, loaded[1]))
-        cube = apply(cube, parts[-1], self.n)
-        parts.append(self.parity(cube, blown_up(cube, self.n)))
-        return parts, apply(cube, parts[-1], self.n)
+    def first_stages(self, cubes):
+        """[(parts, cube)] for each of `cubes`: the free, inserts, pairing and
+        parity stages' moves and the cube after them. Each stage runs on every
+        cube before the next starts, so the insert stage's beam and the pairing
+        stage's steps are each made once and never held together."""
+        n = self.n
+        done = self._each([([], cube) for cube in cubes], self.free.solve)
+        done = self._each(done, self.inserts.solve, self.inserts.beam())
+        done = self._each(done, self.pairing.solve, self.pairing.load_steps())
+        return self._each(done, lambda cube: self.parity(cube, blown_up(cube, n)))
+
+    def _each(self, done, stage, *made):
+        """Each (parts, cube) of `done` with stage(cube, *made)'s moves added."""
+        result = []
+        for parts, cube in done:
+            moves = stage(cube, *made)
+            result.append((parts + [moves], apply(cube, moves, self.n)))
+        return result
 
     def estimate(self, parts, cube):
         """Moves so far plus about what the later stages pay for what is left."""
@@ -126,15 +132,12 @@ class Reducer(object):
         """Result: the first stages tried under ROTATIONS[:TRIED], the rest on the
         best estimate; every move is given back in the frame of `state`."""
         n = self.n
-        best = None
-        loaded = (self.inserts.beam(), self.pairing.load_steps())
-        for rotation in ROTATIONS[:TRIED.get(n, 1)]:
-            parts, cube = self.first_stages(apply(state, rotation, n), loaded)
-            estimate = self.estimate(parts, cube)
-            if best is None or estimate < best[0]:
-                best = (estimate, rotation, parts, cube)
-        del loaded          # the centre stage reuses their memory
-        _, rotation, parts, cube = best
+        rotations = ROTATIONS[:TRIED.get(n, 1)]
+        tried = self.first_stages([apply(state, rotation, n) for rotation in rotations])
+        estimates = [self.estimate(parts, cube) for parts, cube in tried]
+        best = estimates.index(min(estimates))          # the first of the least
+        rotation, (parts, cube) = rotations[best], tried[best]
+        del tried
         parts.append(self.centres.solve(cube))
         cube = apply(cube, parts[-1], n)
         parts.append(self.wings.solve(cube))

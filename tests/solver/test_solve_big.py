@@ -305,7 +305,7 @@ def test_the_first_stages_run_in_several_orientations_and_the_best_estimate_goes
     centres, wings = views.joins(n)
     estimates, frees = [], []
     for rotation in reduce.ROTATIONS[:3]:
-        parts, cube = red.first_stages(moves.apply(state, rotation, n))
+        parts, cube = red.first_stages([moves.apply(state, rotation, n)])[0]
         # the estimate, counted here from the joins themselves
         estimates.append(len(moves.simplify([m for part in parts for m in part]))
                          + reduce.ESTIMATE_CENTRE * sum(cube[a] != cube[b] for a, b in centres)
