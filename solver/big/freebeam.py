@@ -11,7 +11,11 @@ never undone. Early on one turn joins several facelets, where a table
 `JoinBeam` is the search (the insert stage, insertbeam.py, runs it over other
 steps): a beam (width WIDTH, single turns as steps here) keeps the cubes with
 the least  moves + CENTRE_WEIGHT x (centre facelets not joined)
-                 + WING_WEIGHT x (wing facelets not joined);
+                 + WING_WEIGHT x (wing facelets not joined),
+moves being the child's path as moves.simplify leaves it: a step whose
+first move merges with the path's last run about one axis costs what it
+adds, not its length (merging.py; the 6x6x6 and 7x7x7 solves are shorter
+for it: docs/solver-big.md, "Merged steps");
 the weights are about what the table 3-cycles pay per piece afterwards, so
 the path to the best score seen is where the cycles become cheaper than
 more turns. It stops after MAX_STEPS steps or STALL steps without a better
@@ -26,6 +30,7 @@ from operator import itemgetter, ne
 
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, simplify
+from .merging import by_first, savings
 from .views import joins, sequence_permutation, written
 
 WIDTH = 12                     # cubes kept per step
@@ -105,6 +110,7 @@ class JoinBeam(object):
         self._pairs.close(places)
         self.steps = [(seq, cost, self._kind(centres), None if wings_ is None else self._kind(wings_))
                       for seq, cost, centres, wings_ in made]
+        self._by_first = None          # merging.by_first of the steps, made by the first search
 
     def _kind(self, touched):
         joins_moved, froms = touched
@@ -120,10 +126,16 @@ class JoinBeam(object):
         return centre_weight * centres + wing_weight * wings
 
     def search(self, cube, width, centre_weight, wing_weight, max_steps, stall):
-        """The written moves of the path to the best score seen (maybe none)."""
-        beam = [(0, cube, None)]
-        best = (self.score(cube, centre_weight, wing_weight), ())
-        paths = {cube: ()}
+        """The written moves of the path to the best score seen (maybe none), simplified.
+
+        A child costs its parent's path length plus its step's, less what the step's
+        first move merges with the path's end (merging.savings); a kept child's path is
+        simplified, and its length is what it costs from there on."""
+        grouped = self._by_first
+        if grouped is None:
+            grouped = self._by_first = by_first([seq for seq, _, _, _ in self.steps])
+        beam = [(0, cube, None, [])]
+        best = (self.score(cube, centre_weight, wing_weight), [])
         stalled = 0
         # per step: its cost less the weighted joins it moves (their count before
         # it), its cost, its getters: a child's score is the parent's cost and
@@ -133,38 +145,44 @@ class JoinBeam(object):
                  for _, c, (moved, getter), wings in self.steps]
         for _ in range(max_steps):
             children = []
-            for cost, shown, last in beam:
+            for at, (cost, shown, last, path) in enumerate(beam):
                 flags = self._pairs.flags(shown)
                 centres, wings = self._unjoined(flags)
                 base = cost + centre_weight * centres + wing_weight * wings
                 if wing_weight:
                     found = [(base + k + centre_weight * sum(g(flags)) + wing_weight * sum(w(flags)),
-                              cost + c, index, shown) for index, (k, c, g, w) in enumerate(rated)]
+                              cost + c, index, at) for index, (k, c, g, w) in enumerate(rated)]
                 else:
-                    found = [(base + k + centre_weight * sum(g(flags)), cost + c, index, shown)
+                    found = [(base + k + centre_weight * sum(g(flags)), cost + c, index, at)
                              for index, (k, c, g, _) in enumerate(rated)]
+                for index, saved in savings(path, grouped):
+                    score, c, _, _ = found[index]
+                    found[index] = (score - saved, c - saved, index, at)
                 if last is not None:
                     del found[last]         # a step is not followed by itself
                 children += found
             heapify(children)          # popped in sorted order: only the first few are needed
-            beam, kept = [], {}
+            parents, beam, kept = beam, [], set()
             while children:
-                score, cost, index, shown = heappop(children)
-                after = apply(shown, self.steps[index][0], self.n)
+                score, cost, index, at = heappop(children)
+                shown, path = parents[at][1], parents[at][3]
+                seq = self.steps[index][0]
+                after = apply(shown, seq, self.n)
                 if after in kept:
                     continue
-                kept[after] = paths[shown] + (index,)
-                beam.append((cost, after, index))
+                kept.add(after)
+                path = simplify(path + list(seq))
+                beam.append((len(path), after, index, path))
+                score += len(path) - cost         # the path's own length
                 if score < best[0]:
-                    best = (score, kept[after])
+                    best = (score, path)
                     stalled = -1
                 if len(beam) == width:
                     break
-            paths = kept
             stalled += 1
             if stalled >= stall:
                 break
-        return simplify([m for index in best[1] for m in self.steps[index][0]])
+        return best[1]
 
 
 _ALIKE = bytes([1, 0]) + bytes(254)         # a differ byte (0 or 1) -> its alike byte

@@ -7,7 +7,8 @@ of what the first turn moved. Until the pairing stage nothing needs the wings
 outside the view: that stage pairs them from wherever they are, keeping the
 centres. So this beam (freebeam.JoinBeam) scores centre facelets only.
 
-Steps (`insert_steps`; each costs its written moves, a slice two):
+Steps (`insert_steps`; each costs its written moves, a slice two, less what
+its first move merges with the path before it: X Y X' then X Z X' is X Y Z X'):
   - every free turn (freebeam.free_turns);
   - X Y X': X an inner slice or a wide turn, Y an outer turn of another face;
   - W S W': W an outer or wide turn, S an inner slice of another axis;
