@@ -6,7 +6,7 @@ import pytest
 
 from cubebot.solver import moves, scramble
 from cubebot.solver.big import freebeam, insertbeam, merging
-from cubebot.solver.moves import Move, parse, simplify
+from cubebot.solver.moves import parse, simplify
 from .cubes import seeded
 
 
