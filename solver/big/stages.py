@@ -1,7 +1,7 @@
 """The cycle stages: the centre and wing orbits outside the view, by table 3-cycles.
 
 A step is a 3-cycle (or a block, below) and is weighed by its moves per piece
-it puts home (net; moves counted after merging with the solution's last TAIL
+it puts home (net; moves counted after merging with the solution's last merging.TAIL
 moves). A table cycle moves nothing but its three pieces (up to the outer
 turns left out, below), so what is joined stays joined; each step joins at
 least one piece more, so a stage ends within 2 x 24 steps per orbit. Both
@@ -39,13 +39,13 @@ permutation, even after the parity stage, so 3-cycles finish it.
 from operator import eq, itemgetter
 
 from cubebot.solver.errors import InvalidCube, TableError
-from cubebot.solver.moves import AXIS_OF, apply, is_simplified, permutation, simplify
+from cubebot.solver.moves import apply, permutation, simplify
 from cubebot.solver.solve5.cycletables import decode, orientations
+from .merging import added
 from .views import blown_up, joins, sequence_permutation
 from .cycles import (N_SLOTS, cycle_key, grouped_turns, move_list, opened, read_blocks, setup_moves, slot_map,
                      table_name)
 
-TAIL = 4                       # moves of the solution so far that a next cycle may cancel
 CHOICES = 40                   # 3-cycles of the best gain compared by length, per step
 BEAM_WIDTH = 8                 # centre stage: cubes kept after each step ...
 STEP_CHOICES = 6               # ... each followed by its this many best steps ...
@@ -57,17 +57,6 @@ KEEP_FOUND = 512               # step candidates held at most before the worst a
 WING_BEAM_WIDTH = 8            # wing stage, orbit by orbit: cubes kept after each step ...
 WING_STEP_CHOICES = 6          # ... each followed by its this many best 3-cycles ...
 WING_WEIGHT = 3.0              # ... ranked by moves + this x wings of the orbit not home
-
-
-def added(solution, moves):
-    """How many moves `moves` adds after `solution` once merged with its last TAIL moves."""
-    tail = solution[-TAIL:]
-    if not tail or not moves or AXIS_OF[tail[-1].face] != AXIS_OF[moves[0].face]:
-        # nothing merges where they meet, so simplify leaves two simplified parts
-        # as they are (the centre stage asks this of about 265,000 cycles a 7x7x7)
-        if is_simplified(tail) and is_simplified(moves):
-            return len(moves)
-    return len(simplify(tail + moves)) - len(tail)
 
 
 def _distinct_best(found, count):
