@@ -110,7 +110,7 @@ class JoinBeam(object):
         self._pairs.close(places)
         self.steps = [(seq, cost, self._kind(centres), None if wings_ is None else self._kind(wings_))
                       for seq, cost, centres, wings_ in made]
-        self._by_first = None          # merging.by_first of the steps, made by the first search
+        self._by_first = by_first([seq for seq, _, _, _ in self.steps])     # merging.savings reads it
 
     def _kind(self, touched):
         joins_moved, froms = touched
@@ -131,9 +131,6 @@ class JoinBeam(object):
         A child costs its parent's path length plus its step's, less what the step's
         first move merges with the path's end (merging.savings); a kept child's path is
         simplified, and its length is what it costs from there on."""
-        grouped = self._by_first
-        if grouped is None:
-            grouped = self._by_first = by_first([seq for seq, _, _, _ in self.steps])
         beam = [(0, cube, None, [])]
         best = (self.score(cube, centre_weight, wing_weight), [])
         stalled = 0
@@ -155,7 +152,7 @@ class JoinBeam(object):
                 else:
                     found = [(base + k + centre_weight * sum(g(flags)), cost + c, index, at)
                              for index, (k, c, g, _) in enumerate(rated)]
-                for index, saved in savings(path, grouped):
+                for index, saved in savings(path, self._by_first):
                     score, c, _, _ = found[index]
                     found[index] = (score - saved, c - saved, index, at)
                 if last is not None:
