@@ -1,11 +1,11 @@
 """The big cubes' join beams count a step's moves after merging it with the path before it
 (solver/big/merging.py): what each step saves is checked against moves.simplify, and the
-beams' paths against the scores they report."""
+free beam's path is simplified and pays for itself."""
 
 import pytest
 
 from cubebot.solver import moves, scramble
-from cubebot.solver.big import freebeam, insertbeam, merging
+from cubebot.solver.big import freebeam, insertbeam, merging, views
 from cubebot.solver.moves import parse, simplify
 from .cubes import seeded
 
@@ -32,7 +32,7 @@ def test_every_free_and_insert_step_saves_at_most_what_simplify_takes_off(n):
     # the single free turns.
     rng = seeded(2611 + n)
     turns = [m for m, _ in freebeam.free_turns(n)]
-    free = [freebeam.written([m], n) for m in turns]
+    free = [views.written([m], n) for m in turns]
     inserts = insertbeam.insert_steps(n)
     for steps in (free, inserts):
         grouped = merging.by_first(steps)
@@ -54,4 +54,3 @@ def test_the_free_beam_returns_a_simplified_path_that_pays_for_itself(n):
     assert path and path == simplify(path)
     after = moves.apply(state, path, n)
     assert stage._score(after) + len(path) < stage._score(state)
-
