@@ -134,30 +134,11 @@ class JoinBeam(object):
         beam = [(0, cube, None, [])]
         best = (self.score(cube, centre_weight, wing_weight), [])
         stalled = 0
-        # per step: its cost less the weighted joins it moves (their count before
-        # it), its cost, its getters: a child's score is the parent's cost and
-        # weighted unjoined counts plus that, plus the weighted getter sums
-        rated = [(c - centre_weight * moved - (wing_weight * wings[0] if wing_weight else 0), c, getter,
-                  wings[1] if wing_weight else None)
-                 for _, c, (moved, getter), wings in self.steps]
+        rated = self._rated(centre_weight, wing_weight)
         for _ in range(max_steps):
             children = []
-            for at, (cost, shown, last, path) in enumerate(beam):
-                flags = self._pairs.flags(shown)
-                centres, wings = self._unjoined(flags)
-                base = cost + centre_weight * centres + wing_weight * wings
-                if wing_weight:
-                    found = [(base + k + centre_weight * sum(g(flags)) + wing_weight * sum(w(flags)),
-                              cost + c, index, at) for index, (k, c, g, w) in enumerate(rated)]
-                else:
-                    found = [(base + k + centre_weight * sum(g(flags)), cost + c, index, at)
-                             for index, (k, c, g, _) in enumerate(rated)]
-                for index, saved in savings(path, self._by_first):
-                    score, c, _, _ = found[index]
-                    found[index] = (score - saved, c - saved, index, at)
-                if last is not None:
-                    del found[last]         # a step is not followed by itself
-                children += found
+            for at, parent in enumerate(beam):
+                children += self._children(at, parent, rated, centre_weight, wing_weight)
             heapify(children)          # popped in sorted order: only the first few are needed
             parents, beam, kept = beam, [], set()
             while children:
@@ -180,6 +161,36 @@ class JoinBeam(object):
             if stalled >= stall:
                 break
         return best[1]
+
+    def _rated(self, centre_weight, wing_weight):
+        """Per step: its cost less the weighted joins it moves (their count before
+        it), its cost, its getters: a child's score is the parent's cost and
+        weighted unjoined counts plus that, plus the weighted getter sums."""
+        return [(c - centre_weight * moved - (wing_weight * wings[0] if wing_weight else 0), c, getter,
+                 wings[1] if wing_weight else None)
+                for _, c, (moved, getter), wings in self.steps]
+
+    def _children(self, at, parent, rated, centre_weight, wing_weight):
+        """[(score, cost, step index, at)] of every child of the beam's entry `at`,
+        parent = (its path's length, its cube, its last step's index, its
+        simplified path): cost is the path's length plus the step's, less what the
+        step's first move merges with the path's end (merging.savings)."""
+        cost, shown, last, path = parent
+        flags = self._pairs.flags(shown)
+        centres, wings = self._unjoined(flags)
+        base = cost + centre_weight * centres + wing_weight * wings
+        if wing_weight:
+            found = [(base + k + centre_weight * sum(g(flags)) + wing_weight * sum(w(flags)),
+                      cost + c, index, at) for index, (k, c, g, w) in enumerate(rated)]
+        else:
+            found = [(base + k + centre_weight * sum(g(flags)), cost + c, index, at)
+                     for index, (k, c, g, _) in enumerate(rated)]
+        for index, saved in savings(path, self._by_first):
+            score, c, _, _ = found[index]
+            found[index] = (score - saved, c - saved, index, at)
+        if last is not None:
+            del found[last]         # a step is not followed by itself
+        return found
 
 
 _ALIKE = bytes([1, 0]) + bytes(254)         # a differ byte (0 or 1) -> its alike byte
