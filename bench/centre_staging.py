@@ -1,7 +1,9 @@
 """A probe of the design the 6x6x6 solver does not use: its centres staged by tables.
 
-Solvers that reach about 136 moves on a 6x6x6 first bring the U and D colours of every
-centre orbit onto the U and D faces together. This builds, for each centre orbit named,
+The solver that reaches about 136 moves on a 6x6x6 (dwalton76/rubiks-cube-NxNxN-solver,
+cited: its RubiksCube666 stages the U/D centres by IDA*, then the L/R centres, then solves
+the centres, from tables in the gigabytes) first brings the U and D colours of every centre
+orbit onto the U and D faces together. This builds, for each centre orbit named,
 the distance table of that staging alone (a 2^24 array indexed by the orbit's mask of U/D
 facelets, breadth-first over the 45 turns that keep the DLB corner: outer and wide turns
 of 1 to 5 layers of U, R and F), then runs an IDA* on the largest of the orbits'
