@@ -6,7 +6,7 @@ the centres, from tables in the gigabytes) first brings the U and D colours of e
 orbit onto the U and D faces together. This builds, for each centre orbit named,
 the distance table of that staging alone (a 2^24 array indexed by the orbit's mask of U/D
 facelets, breadth-first over the 45 turns that keep the DLB corner: outer and wide turns
-of 1 to 5 layers of U, R and F), then runs an IDA* on the largest of the orbits'
+of 1 to 5 layers of U, R and F; solver.tables.bfs), then runs an IDA* on the largest of the orbits'
 distances over the same turns (the turns of one face in a run only deeper and deeper, as
 they commute), capped at --nodes nodes a state. A staging found is applied back to the
 real cube and checked. Reports per state the orbits' own distances, the staging's length
@@ -33,6 +33,7 @@ from cubebot.solver import moves  # noqa: E402
 from cubebot.solver.big.views import centre_orbits, sequence_permutation  # noqa: E402
 from cubebot.solver.moves import Move  # noqa: E402
 from cubebot.solver.scramble import random_state  # noqa: E402
+from cubebot.solver.tables import bfs  # noqa: E402
 
 SEED = 2701
 N = 6
@@ -40,7 +41,6 @@ TURNS = [Move(f, 1, d, t) for f in "URF" for d in range(1, N) for t in (1, 2, 3)
 ALL = ((1, 1), (1, 2), (1, 3), (2, 2))           # (1, 1) lies in the 4x4x4 view
 OUTSIDE = ((1, 2), (1, 3), (2, 2))
 STAGED = "UD"                                   # the colours brought onto U and D
-UNSEEN = 255
 
 
 class Orbit(object):
@@ -61,24 +61,18 @@ class Orbit(object):
                                   if src[j] // 8 == byte and (v >> (src[j] % 8)) & 1)
                               for v in range(256)])
             self.turns.append(parts)
-        goal = sum(1 << j for j, f in enumerate(self.places) if f // (N * N) in (0, 3))
-        self.dist = bytearray([UNSEEN]) * (1 << 24)
-        self.dist[goal] = 0
-        frontier, depth = [goal], 0
-        while frontier:
-            depth += 1
-            after = []
-            for m in frontier:
-                a, b, c = m & 255, (m >> 8) & 255, m >> 16
-                for t0, t1, t2 in self.turns:
-                    x = t0[a] | t1[b] | t2[c]
-                    if self.dist[x] == UNSEEN:
-                        self.dist[x] = depth
-                        after.append(x)
-            frontier = after
+        self.goal = sum(1 << j for j, f in enumerate(self.places) if f // (N * N) in (0, 3))   # on U, D
+        self.dist = bfs([self.goal], self.neighbours, n_states=1 << 24)
+
+    def neighbours(self, m):
+        a, b, c = m & 255, (m >> 8) & 255, m >> 16
+        return [t0[a] | t1[b] | t2[c] for t0, t1, t2 in self.turns]
 
     def mask(self, cube):
         return sum(1 << j for j, f in enumerate(self.places) if cube[f] in STAGED)
+
+    def staged(self, cube):
+        return self.mask(cube) == self.goal
 
 
 def stage(orbits, masks, cap):
@@ -138,15 +132,11 @@ def run(labels, cubes, cap):
         seconds = time.perf_counter() - started
         if path is not None:
             after = moves.apply(cube, [TURNS[t] for t in path], N)
-            assert all(orbits_staged(o, after) for o in orbits), "a staging that does not stage"
+            assert all(o.staged(after) for o in orbits), "a staging that does not stage"
         rows.append((i, [o.dist[m] for o, m in zip(orbits, masks)], path, nodes, bound, seconds))
         print(labels, rows[-1][:2], "found %d" % len(path) if path is not None else
               "none within %d (cap at bound %d)" % (bound - 1, bound), nodes, "%.1f s" % seconds, flush=True)
     return built, rows
-
-
-def orbits_staged(orbit, cube):
-    return all((cube[f] in STAGED) == (f // (N * N) in (0, 3)) for f in orbit.places)
 
 
 def main(argv=None):

@@ -8,6 +8,7 @@ import pytest
 
 from bench import centre_staging as probe
 from cubebot.solver import moves
+from cubebot.solver.tables import UNREACHED
 
 
 @pytest.fixture(scope="module")
@@ -17,18 +18,18 @@ def orbits():
 
 def test_an_orbit_table_and_a_staging_applied_back(orbits):
     orbit = orbits[1]
-    reached = sum(1 for d in orbit.dist if d != probe.UNSEEN)
+    reached = sum(1 for d in orbit.dist if d != UNREACHED)
     assert reached == factorial(24) // (factorial(8) * factorial(16))     # every mask of 8 U/D facelets among 24
-    assert max(d for d in orbit.dist if d != probe.UNSEEN) <= 8
-    solved = "".join(f * probe.N * probe.N for f in "URFDLB")
-    rng = random.Random(2702)
-    cube = moves.apply(solved, [rng.choice(probe.TURNS) for _ in range(6)], probe.N)
+    assert max(d for d in orbit.dist if d != UNREACHED) <= 8
+    cube = probe.random_state(probe.N, random.Random(2702))
     mask = orbit.mask(cube)
+    assert orbit.dist[mask] > 0 and not orbit.staged(cube)
     path, nodes, bound = probe.stage([orbit], [mask], 100000)
     assert path is not None and len(path) == orbit.dist[mask] == bound    # one orbit: its table is exact
     after = moves.apply(cube, [probe.TURNS[t] for t in path], probe.N)
-    assert probe.orbits_staged(orbit, after)
-    assert not probe.orbits_staged(orbit, cube) or not path
+    assert orbit.staged(after)
+    # staged means the U/D colours on exactly the orbit's U and D places
+    assert all((after[f] in "UD") == (f // (probe.N * probe.N) in (0, 3)) for f in orbit.places)
 
 
 def test_the_node_cap_ends_the_search_at_a_proved_bound(orbits):
