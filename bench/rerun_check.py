@@ -46,6 +46,7 @@ MEMORY_TOLERANCE = 0.10       # memory figures this close (relative) count as th
 MEMORY_SLACK_MB = 1.5         # ... or this close: Pss shifts with what else maps the same libraries
 TIMEOUT_S = 3600              # one script at most
 TIME_BOUNDED = "time-bounded"  # the mark of a line whose counts depend on a time budget
+PROVENANCE = "Measured at "    # record.py's line naming the commit and date: differs by run
 
 _SECTION = re.compile(r"<!-- bench:(?P<name>[^ ]+) -->\n(?P<body>.*?)\n<!-- /bench:(?P=name) -->", re.S)
 _COMMAND = re.compile(r"`((?:nice )?(?:python )?bench/[a-z0-9_]+\.py[^`]*)`")
@@ -82,6 +83,8 @@ def _mask_line(line, time_columns, memory_columns=()):
     memory_columns: indices of cells whose bare numbers are MB figures."""
     if TIME_BOUNDED in line:
         return "<time-bounded>", []
+    if line.startswith(PROVENANCE):
+        return PROVENANCE, []
     column_memory = []
     if line.startswith("|") and (time_columns or memory_columns):
         cells = line.strip().strip("|").split("|")
