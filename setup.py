@@ -3,7 +3,8 @@
 The source tree keeps its folders at the top (robot/, solver/, tables/); they
 install as cubebot.robot, cubebot.solver and cubebot.tables, so that nothing
 named `robot`, `solver` or `tables` lands in site-packages (Robot Framework
-imports as `robot`, PyTables as `tables`). tables/manifest.json is package data.
+imports as `robot`, PyTables as `tables`). tables/manifest.json and the classroom
+page's files (robot/ui/classroom/static) are package data.
 Runs on the brick's CPython 3.5.3 as well as on a laptop.
 """
 
@@ -35,7 +36,8 @@ setup(
     long_description=open("README.md").read() if __import__("os").path.exists("README.md") else "",
     packages=PACKAGES,
     package_dir=PACKAGE_DIR,
-    package_data={"cubebot.tables": ["manifest.json"]},
+    package_data={"cubebot.tables": ["manifest.json"],
+                  "cubebot.robot.ui.classroom": ["static/*.html", "static/*.js", "static/*.css"]},
     python_requires=">=3.5",
     install_requires=[
         "kociemba",
@@ -57,6 +59,9 @@ setup(
             # Rust toolchain pip cannot fetch
             "hypothesis>=6.50,<6.156; python_version >= '3.7'",
             "Pillow",
+            # the classroom page's end-to-end test drives Debian's chromium (apt) through
+            # Playwright's Python API; Playwright has no release for CPython 3.6
+            "playwright; python_version >= '3.7'",
         ],
         "lint": ["vermin", "ruff"],
     },

@@ -91,7 +91,7 @@ def _check_fault(fault):
 
 
 def open_backend(kind, config, state=None, seed=0, screen=None, missing=(),
-                 proximity="ir", world=None, missing_ok=False, fault=None, noise=SIM_NOISE):
+                 proximity="ir", world=None, missing_ok=False, fault=None, noise=SIM_NOISE, pace=None):
     """Open the robot. For the simulated kinds, `state` is the cube put on
     the table (or pass a ready `world`); `missing` lists ports with nothing
     plugged in (virtual brick fault injection); `fault` is one of FAULTS:
@@ -99,7 +99,8 @@ def open_backend(kind, config, state=None, seed=0, screen=None, missing=(),
     sensor is unplugged) or "stuck-table" (sim: the table jams part-way into
     its first turn; virtual brick: its motor is blocked). Raises
     DeviceMissing, or with `missing_ok` leaves missing devices None and lists
-    them in hw.missing."""
+    them in hw.missing. pace: the sim's simulated seconds per real second
+    (cubebot.robot.hw.sim.backend.SimClock; None: as fast as it computes)."""
     _check_fault(fault)
     if kind == EV3:
         from cubebot.robot.hw.ev3.backend import make_hardware
@@ -107,7 +108,7 @@ def open_backend(kind, config, state=None, seed=0, screen=None, missing=(),
     world = world if world is not None else make_world(config, state, seed, noise)
     if kind == SIM:
         from cubebot.robot.hw.sim.backend import make_sim_hardware
-        hw = make_sim_hardware(config, world)
+        hw = make_sim_hardware(config, world, pace=pace)
         if screen is not None:
             hw.screen = screen
         hw.missing = []

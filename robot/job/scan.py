@@ -133,6 +133,10 @@ class Scanner(object):
         self.readings = [[] for _ in range(6 * n * n)]
         self._spots = ring_spots(n)
         self._done = 0
+        self._pass = 0            # 0: the first read; k: the k-th rescan
+        self._face = 0            # faces read so far in this pass
+        self._faces = 0           # faces this pass reads
+        self._doubtful = None     # the facelets in doubt that start this rescan (sent once)
 
     def _check_stop(self):
         check_stop(self.stop, "while scanning")
@@ -151,6 +155,7 @@ class Scanner(object):
         if wanted is None:
             self.readings = [[] for _ in range(6 * nn)]
         route = face_route(self.where, faces)
+        self._face, self._faces = 0, len(route) + 1
         self._read_face(wanted, next_q=route[0] if route else 0)
         for k in range(len(route)):
             self._check_stop()
@@ -178,6 +183,7 @@ class Scanner(object):
     def _read_face(self, wanted, next_q):
         """Read the wanted facelets of the face up; end turned by y^next_q, square."""
         targets = self._targets(wanted)
+        self._face += 1
         target = 90 * _shortest(next_q)
         if targets:
             # Ring direction: clockwise or anticlockwise, whichever ends nearer the target.
@@ -251,8 +257,13 @@ class Scanner(object):
         self.readings[target.index].extend(samples)
         self._done += 1
         if self.emit is not None:
-            self.emit("scan_progress", {"done": self._done, "total": 6 * self.n * self.n,
-                                        "readings": {str(target.index): list(samples[0])}})
+            payload = {"done": self._done, "total": 6 * self.n * self.n,
+                       "readings": {str(target.index): list(samples[0])},
+                       "index": target.index, "face": self._face, "faces": self._faces,
+                       "rescan": self._pass}
+            if self._doubtful is not None:
+                payload["doubtful"], self._doubtful = self._doubtful, None
+            self.emit("scan_progress", payload)
 
     # -- the whole scan -----------------------------------------------------
     def scan(self, resolve, profile=None):
@@ -274,4 +285,5 @@ class Scanner(object):
                                       self.mech.now_s() - start)
                 wanted = rescan.rescan_set(doubtful, self.readings)
             rescans += 1
+            self._pass, self._doubtful = rescans, list(doubtful)
             self.read_facelets(set(wanted))

@@ -18,8 +18,10 @@ DEFAULT_SIZE = 3
 class RobotService(object):
     """See the module docstring and docs/architecture.md ("The robot service")."""
 
-    def __init__(self, make_robot, default_size=DEFAULT_SIZE, budget=None, jobs=None):
-        """jobs: optional (run_job, scan_job) replacing cubebot.robot.job.pipeline's (for tests)."""
+    def __init__(self, make_robot, default_size=DEFAULT_SIZE, budget=None, jobs=None, battery=None):
+        """jobs: optional (run_job, scan_job) replacing cubebot.robot.job.pipeline's (for tests);
+        battery: optional () -> volts (the backend's Battery.read_voltage_v), shown in status()."""
+        self._battery = battery
         self._make_robot = make_robot
         self._jobs = jobs
         self._default_size = default_size
@@ -57,9 +59,19 @@ class RobotService(object):
 
     # -- queries ----------------------------------------------------------
     def status(self):
+        """state, running, size, last_result; battery_v too when the robot has a battery."""
         with self._lock:
-            return {"state": self._state, "running": self._running(), "size": self._size,
-                    "last_result": self._last_result}
+            status = {"state": self._state, "running": self._running(), "size": self._size,
+                      "last_result": self._last_result}
+        if self._battery is not None:
+            status["battery_v"] = self._read_battery()
+        return status
+
+    def _read_battery(self):
+        try:
+            return round(float(self._battery()), 2)
+        except Exception:  # noqa: BLE001 - a battery that cannot be read is shown as unknown
+            return None
 
     def _running(self):
         return self._thread is not None and self._thread.is_alive()

@@ -29,7 +29,15 @@ UNSOLVABLE = "unsolvable"             # solve: valid colours, impossible cube
 BUSY = "busy"                         # a run is already under way
 FAILED = "failed"                     # the robot refused or failed
 INTERNAL = "internal"                 # a bug on the robot side; the link goes on
-BAD_INPUT_CODES = (BAD_FRAME, BAD_REQUEST, UNKNOWN_COMMAND, INVALID_CUBE, UNSOLVABLE)
+NOT_PAIRED = "not_paired"             # a TCP link: this command needs the pairing code first
+BAD_CODE = "bad_code"                 # pair: a wrong pairing code
+SLOW_DOWN = "slow_down"               # pair: too soon after a wrong code
+BAD_INPUT_CODES = (BAD_FRAME, BAD_REQUEST, UNKNOWN_COMMAND, INVALID_CUBE, UNSOLVABLE, BAD_CODE)
+# Commands that move the robot or make it work: on a link with a pairing gate
+# (TCP) they need the pairing code first; watching (ping, hello, status,
+# last_scan, the events) stays open.
+GATED_COMMANDS = ("run", "scan", "stop", "solve")
+MAX_CODE_CHARS = 32
 
 HELLO = "hello"
 LOG = logging.getLogger(__name__)
@@ -79,8 +87,18 @@ def _check_state(value):
     return value
 
 
-def command_fields(sizes):
-    """command -> {field: (checker, required)}, for a robot that handles cube `sizes`."""
+def _check_code(value):
+    if not isinstance(value, str):
+        raise RequestError("field 'code' must be a string, got {}".format(type(value).__name__))
+    if not 0 < len(value) <= MAX_CODE_CHARS:
+        raise RequestError("field 'code' has {} characters; the pairing code is a few digits".format(
+            len(value)))
+    return value
+
+
+def command_fields(sizes, pairing=False):
+    """command -> {field: (checker, required)}, for a robot that handles cube `sizes`;
+    with `pairing`, the `pair` command too."""
     low, high = min(sizes), max(sizes)
 
     def check_size(value):
@@ -91,8 +109,11 @@ def command_fields(sizes):
         return value
 
     run_fields = {"size": (check_size, False), "seed": (_check_seed, False)}
-    return {"ping": {}, "hello": {}, "status": {}, "run": run_fields, "scan": run_fields,
-            "solve": {"state": (_check_state, True)}, "stop": {}, "last_scan": {}}
+    commands = {"ping": {}, "hello": {}, "status": {}, "run": run_fields, "scan": run_fields,
+                "solve": {"state": (_check_state, True)}, "stop": {}, "last_scan": {}}
+    if pairing:
+        commands["pair"] = {"code": (_check_code, True)}
+    return commands
 
 
 ALL_SIZES = tuple(range(MIN_SIZE, MAX_SIZE + 1))
@@ -133,13 +154,27 @@ def parse_request(message, commands=COMMAND_FIELDS):
 
 
 class Dispatcher(object):
-    """Answers requests by calling a RobotService (see docs/architecture.md)."""
+    """Answers requests by calling a RobotService (see docs/architecture.md).
 
-    def __init__(self, service, software_version, sizes=ALL_SIZES):
+    gate: None (a serial link: every command is open), or an object with
+    `paired` (bool) and `try_code(code)` (raises RequestError when refused):
+    then GATED_COMMANDS need a successful `pair` first (cubebot.robot.link.tcp).
+    """
+
+    def __init__(self, service, software_version, sizes=ALL_SIZES, gate=None):
         self.service = service
         self.software_version = software_version
         self.sizes = tuple(sorted(sizes))
-        self.commands = command_fields(self.sizes)
+        self.gate = gate
+        self.commands = command_fields(self.sizes, pairing=gate is not None)
+
+    def _parse(self, message):
+        """parse_request, then the pairing gate: (id, cmd, fields) or RequestError."""
+        request_id, cmd, fields = parse_request(message, self.commands)
+        if self.gate is not None and cmd in GATED_COMMANDS and not self.gate.paired:
+            raise RequestError("{} needs the pairing code first: send pair with the code shown "
+                               "on the robot's screen".format(cmd), NOT_PAIRED)
+        return request_id, cmd, fields
 
     def refusal(self, message):
         """The error reply if `message` cannot be executed as sent (bad id, command, fields), else None.
@@ -149,7 +184,7 @@ class Dispatcher(object):
         if isinstance(message, FrameError):
             return reply_error(None, message, BAD_FRAME)
         try:
-            parse_request(message, self.commands)
+            self._parse(message)
         except RequestError as exc:
             request_id = message.get("id") if _usable_id(message.get("id")) else None
             return reply_error(request_id, exc, exc.code)
@@ -166,7 +201,7 @@ class Dispatcher(object):
         request_id = None
         try:
             request_id = message.get("id") if _usable_id(message.get("id")) else None
-            request_id, cmd, fields = parse_request(message, self.commands)
+            request_id, cmd, fields = self._parse(message)
             return reply_ok(request_id, getattr(self, "_cmd_" + cmd)(fields))
         except RequestError as exc:
             return reply_error(request_id, exc, exc.code)
@@ -192,9 +227,12 @@ class Dispatcher(object):
 
     def _hello_data(self):
         status = self.service.status()
-        return {"protocol": PROTOCOL_VERSION, "software": self.software_version,
+        data = {"protocol": PROTOCOL_VERSION, "software": self.software_version,
                 "state": status.get("state"), "status": status,
                 "commands": sorted(self.commands), "sizes": list(self.sizes)}
+        if self.gate is not None:
+            data["pairing"] = {"required": True, "paired": bool(self.gate.paired)}
+        return data
 
     def _refuse_if_busy(self, what):
         status = self.service.status()
@@ -226,6 +264,10 @@ class Dispatcher(object):
 
     def _cmd_stop(self, fields):
         return {"stopping": bool(self.service.stop())}
+
+    def _cmd_pair(self, fields):
+        self.gate.try_code(fields["code"])
+        return {"paired": True}
 
     def _cmd_last_scan(self, fields):
         return {"readings": self.service.last_scan()}

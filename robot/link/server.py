@@ -85,14 +85,15 @@ class LinkServer(object):
 
     def __init__(self, service, device, baud=DEFAULT_BAUD, opener=open_serial,
                  reconnect_max_s=RECONNECT_MAX_S, software_version=__version__, sizes=ALL_SIZES,
-                 partial_timeout_s=PARTIAL_LINE_TIMEOUT_S):
+                 partial_timeout_s=PARTIAL_LINE_TIMEOUT_S, gate=None):
+        """gate: the pairing gate of a TCP connection (see protocol.Dispatcher), None on serial."""
         self.service = service
         self.device = device
         self.baud = baud
         self.opener = opener
         self.reconnect_max_s = reconnect_max_s
         self.partial_timeout_s = partial_timeout_s
-        self.dispatcher = Dispatcher(service, software_version, sizes)
+        self.dispatcher = Dispatcher(service, software_version, sizes, gate=gate)
         self.stats = {"connections": 0, "requests": 0, "frame_errors": 0, "discarded": 0,
                       "ignored": 0, "dropped_events": 0, "write_timeouts": 0, "link_losses": 0}
         self.connected = threading.Event()
@@ -148,6 +149,12 @@ class LinkServer(object):
                 self._closing.wait(RECONNECT_MIN_S)     # a device failing at once must not spin
 
     # -- one connection -----------------------------------------------------
+    def serve_port(self, port):
+        """Talk over one port opened elsewhere (a TCP connection) until it fails or close();
+        the reason it failed, or None. The port is closed after."""
+        self.stats["connections"] += 1
+        return self._session(port)
+
     def _session(self, port):
         """Talk over one open port until it fails (returns the reason) or close() (None)."""
         channel = Channel(port, partial_timeout_s=self.partial_timeout_s)

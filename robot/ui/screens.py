@@ -20,6 +20,7 @@ MARGIN_PX = 3
 LINE_H_PX = 11
 BAR_H_PX = 8
 BAR_Y_PX = 100
+PAIRING_CODE_SCALE = 2             # the pairing code, blown up from the bitmap font
 NET_AREA_PX = (90, 16, 176, 94)   # left, top, right, bottom of the net
 NET_GRID = {"U": (1, 0), "L": (0, 1), "F": (1, 1), "R": (2, 1), "B": (3, 1), "D": (1, 2)}
 FACE_ORDER = "URFDLB"
@@ -202,3 +203,24 @@ def error_screen(size, message):
     _lines(draw, font, [message], TITLE_H_PX + 2, limit=8)
     _footer(draw, font, "ENTER retry")
     return image
+
+
+def pairing_screen(name, code, port):
+    """The brick listens on TCP: its name, the port and the pairing code, large enough to read."""
+    image, draw, font = _canvas("pairing", "cubebot: Wi-Fi/USB link", None)
+    _lines(draw, font, ["Name: " + name, "TCP port: {}".format(port), "Pairing code:"], TITLE_H_PX + 2)
+    spaced = " ".join(code[i:i + 3] for i in range(0, len(code), 3))
+    big = _big_text(spaced)
+    image.paste(big, ((WIDTH_PX - big.size[0]) // 2, TITLE_H_PX + 2 + 3 * LINE_H_PX + 6))
+    _footer(draw, font, "type the code on the laptop")
+    return image
+
+
+def _big_text(text, scale=PAIRING_CODE_SCALE):
+    """`text` in the bitmap font, blown up `scale` times (old PIL has no big fonts)."""
+    Image, ImageDraw, _ = _pil()
+    font = _font()
+    width = text_width(font, text) + 2
+    small = Image.new("1", (width, LINE_H_PX), 1)
+    ImageDraw.Draw(small).text((1, 0), text, fill=0, font=font)
+    return small.resize((width * scale, LINE_H_PX * scale))
