@@ -187,11 +187,7 @@ class TcpLinkServer(object):
             self._sock.close()
             raise
         self._sock.settimeout(ACCEPT_POLL_S)
-
-    @property
-    def address(self):
-        """(host, port) listened on."""
-        return self._sock.getsockname()[:2]
+        self.address = self._sock.getsockname()[:2]       # (host, port) listened on
 
     def start(self):
         self._thread = threading.Thread(target=self.serve_forever, name="tcp-link")

@@ -63,6 +63,7 @@ class _HTTPServer(ThreadingMixIn, HTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     server_version = "cubebot-classroom"
+    default_request_version = "HTTP/1.0"      # even a garbled request line gets a status line
     error_content_type = "application/json"
 
     # -- plumbing ------------------------------------------------------------------

@@ -142,6 +142,9 @@ class LinkSource(object):
             self._client = client
         if pairing is not None and self.code:
             reply = client.request_raw("pair", STATUS_TIMEOUT_S, code=self.code)
+            if not reply.get("ok"):            # a restarted brick shows a new code: ask for it
+                self.code = None
+                self.board.note("the robot wants its new pairing code")
             self._pairing(client, reply.get("ok"))
         asked = time.time()
         while not self._closing.is_set():
