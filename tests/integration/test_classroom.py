@@ -153,7 +153,7 @@ def test_the_run_log_survives_a_restart_and_exports_as_csv(tmp_path):
         port = room.port
         for seed in (1, 2):
             request(port, "POST", "/api/run", {"seed": seed})
-            wait_for(port, lambda s: _solved_run(s) and s["run"]["ended"] and len(s["runs"]) == seed, "run")
+            wait_for(port, lambda s, runs=seed: _solved_run(s) and len(s["runs"]) == runs, "run")
         moves = [r["moves"] for r in room.runlog.runs()]
     with sim_classroom(log, port=port) as room:              # the server restarted on the same port
         snap = snapshot(room.port)
