@@ -51,7 +51,7 @@ def test_a_run_from_the_page_streams_whole_snapshots_and_ends_solved(tmp_path):
                 break
         assert {"Scanning", "Turning", "Solved"} <= seen, seen
         _check_solved(snap)
-        assert banner(snap).startswith("Solved in ")
+        assert banner(snap).startswith("Solved: ")
         while not _solved_run(late.next_snapshot()):
             pass
         first.close()

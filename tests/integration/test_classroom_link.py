@@ -65,7 +65,7 @@ def _run_to_solved(port, **fields):
     assert status == 200, reply
     snap = wait_for(port, lambda s: _ended(s) and len(s["runs"]) == before + 1, "the run's end")
     run = snap["run"]
-    assert run["result"]["solved"] is True and banner(snap).startswith("Solved in ")
+    assert run["result"]["solved"] is True and banner(snap).startswith("Solved: ")
     assert len(run["scan"]["raw"]) == 54 and run["scan"]["resolved"] == run["result"]["state"]
     assert is_solved(apply(run["scan"]["resolved"], " ".join(run["solution"]["moves"])))
     assert run["cube"] == apply(run["scan"]["resolved"], " ".join(run["solution"]["moves"]))

@@ -350,7 +350,7 @@ def _result_banner(run):
         return {"text": "Scan not resolved", "tone": "fault", "detail": "{} facelets in doubt".format(
             len(result.get("doubtful") or []))}
     if result.get("solved"):
-        return {"text": "Solved in {} with {} moves".format(took, len(result.get("moves") or [])),
+        return {"text": "Solved: {} moves in {}".format(len(result.get("moves") or []), took),
                 "tone": "ok", "detail": ""}
     return {"text": "Not solved", "tone": "fault", "detail": _cut(result.get("error") or "")}
 

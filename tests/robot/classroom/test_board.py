@@ -63,7 +63,7 @@ def test_a_whole_run_reads_as_the_banner_says_and_ends_in_the_log():
     board.event("finished", {"solved": True, "moves": moves, "state": state, "scan_seconds": 50.0})
     board.event("state", {"state": "idle"})
     snap = board.snapshot()
-    assert snap["banner"]["text"].startswith("Solved in ") and snap["banner"]["tone"] == "ok"
+    assert snap["banner"]["text"].startswith("Solved: ") and snap["banner"]["tone"] == "ok"
     assert snap["run"]["phases"] == {"scanning": 54.0, "solving": 4.0, "turning": 2.0 * len(moves)}
     assert len(ended) == 1 and ended[0]["solved"] and ended[0]["moves"] == len(moves)
     assert ended[0]["phase_seconds"]["turning"] == 2.0 * len(moves)

@@ -8,6 +8,7 @@
   var stream = null;
   var streamUp = false;
   var drawnNet = "", drawnCube = "";
+  var RUNS_SHOWN = 4;        // the newest runs in the table (all of them in the CSV)
   var BATTERY_EMPTY_V = 6.5, BATTERY_FULL_V = 8.3, BATTERY_LOW_V = 7.0;
 
   function $(id) { return document.getElementById(id); }
@@ -92,7 +93,7 @@
   }
 
   function linkText(link) {
-    var words = { up: "linked", connecting: "connecting", down: "link lost", quiet: "no answer" };
+    var words = { up: "link", connecting: "connecting", down: "link lost", quiet: "no answer" };
     var text = (words[link.state] || link.state) + ": " + link.target;
     if (link.pairing && link.pairing.required) text += link.pairing.paired ? " (paired)" : " (watching)";
     return text;
@@ -132,11 +133,13 @@
     while (strip.firstChild) strip.removeChild(strip.firstChild);
     var sol = run && run.solution;
     if (!sol) {
-      $("next-move").textContent = "-";
-      $("next-words").textContent = run && run.phase === "solving" ? "thinking..." : "";
+      $("next-move").textContent = "\u2026";
+      $("next-words").textContent = run && run.phase === "solving" ? "thinking..." :
+        (run && !run.ended ? "after the scan" : "press Run");
       return;
     }
-    var moves = sol.moves, done = sol.done, first = Math.max(0, done - 4);
+    var moves = sol.moves, done = sol.done;
+    var first = run.ended ? 0 : Math.max(0, done - 4);
     for (var i = first; i < moves.length && i < first + 22; i++) {
       var span = document.createElement("span");
       span.className = "mv" + (i < done ? " done" : "") + (i === done && run.phase === "turning" ? " now" : "");
@@ -176,7 +179,7 @@
   function renderRuns(runs) {
     var body = $("runs").tBodies[0];
     while (body.firstChild) body.removeChild(body.firstChild);
-    var shown = runs.slice(-5).reverse();
+    var shown = runs.slice(-RUNS_SHOWN).reverse();
     shown.forEach(function (r, i) {
       var tr = document.createElement("tr");
       var when = new Date(r.started * 1000);
