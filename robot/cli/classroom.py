@@ -33,7 +33,7 @@ def register(subparsers):
     robot.add_argument("--port", metavar="DEVICE", help="a robot on a serial link (cubebot serve --port)")
     robot.add_argument("--tcp", type=arg_address(), metavar="HOST:PORT",
                        help="a robot on TCP (cubebot serve --tcp), over USB networking or Wi-Fi")
-    parser.add_argument("--code", type=_code_arg(), default=None,
+    parser.add_argument("--code", type=code_arg(), default=None,
                         help="--tcp: the pairing code on the brick's screen (or type it into the page)")
     parser.add_argument("--host", type=_host_arg(), default=DEFAULT_HOST,
                         help="address the page is served on (default {}: this laptop only)".format(DEFAULT_HOST))
@@ -49,7 +49,7 @@ def register(subparsers):
     parser.set_defaults(run=run)
 
 
-def _code_arg():
+def code_arg():
     def check(text):
         code = "".join(text.split())
         if not code or len(code) > MAX_CODE_CHARS or not code.isdigit():

@@ -1,4 +1,7 @@
-"""`cubebot remote --port DEVICE [--json] ACTION`: drive and watch a robot over the serial link.
+"""`cubebot remote --port DEVICE [--json] ACTION`: drive and watch a robot over the link.
+
+DEVICE is a serial device, or tcp://HOST:PORT for a robot on `cubebot serve
+--tcp` (--code gives its pairing code, needed to run, scan, stop and solve).
 
 Actions: status, ping, run [--size N] [--seed S], scan, stop, solve STATE,
 last-scan, watch. `run` and `scan` follow the run's events until it ends;
@@ -23,7 +26,11 @@ MAX_TIMEOUT_S = 3600.0        # --timeout: at most an hour
 def register(subparsers):
     parser = subparsers.add_parser("remote", help="drive and watch a robot over a serial link (cubebot serve)",
                                    description=__doc__.split("\n\n")[0])
-    parser.add_argument("--port", required=True, metavar="DEVICE", help="serial device, e.g. /dev/rfcomm0")
+    parser.add_argument("--port", required=True, metavar="DEVICE",
+                        help="serial device, e.g. /dev/rfcomm0, or tcp://HOST:PORT (cubebot serve --tcp)")
+    from cubebot.robot.cli.classroom import code_arg
+    parser.add_argument("--code", type=code_arg(), default=None,
+                        help="tcp://: the pairing code on the brick's screen (to move the robot)")
     from cubebot.robot.link.server import BAUD_RANGE
     parser.add_argument("--baud", type=arg_int(*BAUD_RANGE), default=None, help="baud rate (default 115200)")
     parser.add_argument("--json", action="store_true", help="print the raw protocol messages")
@@ -168,11 +175,36 @@ ACTIONS = {"status": _status, "ping": _ping, "run": _start, "scan": _start, "sto
            "solve": _solve, "last-scan": _last_scan}
 
 
+class _PairingClient(object):
+    """A LinkClient that sends the pairing code (--code) right after it opens."""
+
+    def __init__(self, client, code):
+        self.client = client
+        self.code = code
+
+    def __enter__(self):
+        link = self.client.open()
+        try:
+            link.request("pair", code=self.code)
+        except BaseException:
+            link.close()
+            raise
+        return link
+
+    def __exit__(self, *exc):
+        self.client.close()
+        return False
+
+
 def _client(args):
     from cubebot.robot.link.client import DEFAULT_TIMEOUT_S, LinkClient
-    from cubebot.robot.link.server import DEFAULT_BAUD
-    return LinkClient(args.port, args.baud or DEFAULT_BAUD,
-                      args.timeout if args.timeout is not None else DEFAULT_TIMEOUT_S)
+    from cubebot.robot.link.server import DEFAULT_BAUD, open_serial
+    from cubebot.robot.link.tcp import is_tcp, open_tcp
+    client = LinkClient(args.port, args.baud or DEFAULT_BAUD,
+                        args.timeout if args.timeout is not None else DEFAULT_TIMEOUT_S,
+                        opener=open_tcp if is_tcp(args.port) else open_serial)
+    code = getattr(args, "code", None)        # callers may build args without it
+    return _PairingClient(client, code) if code is not None else client
 
 
 def run(args):

@@ -54,6 +54,11 @@ class Serve(object):
         assert self.proc.wait(PROC_TIMEOUT_S) == 0
 
 
+def _cubebot_run(argv):
+    return subprocess.run(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=PROC_TIMEOUT_S)
+
+
 def _ended(snap):
     run = snap["run"]
     return run is not None and run["ended"] is not None and run["result"] is not None
@@ -109,6 +114,14 @@ def test_the_page_over_tcp_needs_the_pairing_code_and_survives_a_restarted_brick
                  "pairing after the wait")
         wait_for(room.port, lambda s: s["link"]["pairing"]["paired"], "paired on the page")
         _run_to_solved(room.port, seed=3)
+        # the terminal client on the same brick: watching is open, moving needs the code
+        remote = [sys.executable, "-m", "cubebot", "remote", "--port", "tcp://127.0.0.1:" + port]
+        out = _cubebot_run(remote + ["status"])
+        assert out.returncode == 0 and "state: idle" in out.stdout, out.stderr
+        out = _cubebot_run(remote + ["run", "--seed", "5"])
+        assert out.returncode == 1 and out.stderr.count("\n") == 1 and "pairing code" in out.stderr
+        out = _cubebot_run(remote + ["--code", code, "--json", "run", "--seed", "5"])
+        assert out.returncode == 0, out.stderr
         serve.stop()
         wait_for(room.port, lambda s: banner(s) == "Link lost: reconnecting", "the lost link on the page")
         serve = Serve("--tcp", "127.0.0.1:" + port)

@@ -76,6 +76,7 @@ def _base(command, files):
         ("demo",): [], ("scramble",): [], ("tables",): [], ("tables", "build"): [], ("tables", "verify"): [],
         ("diag",): ["--sim", "--quick"], ("calibrate",): ["--sim"], ("run",): ["--sim", "--runs", "1"],
         ("serve",): ["--port", files["missing"], "--sim"],
+        ("classroom",): ["--sim", "--no-browser", "--http-port", "0", "--log", files["missing"]],
     }.get(command, None)
 
 
@@ -107,6 +108,12 @@ def _hostile_values(action, files):
         return [files["under_a_file"], files["folder"], "/dev/null"]
     if kind == "choice":
         return ["in9", "x" * 5000, ""]
+    if kind == "address":                         # [HOST:]PORT
+        return ["", "x", "host:", "host:65536", "host:-1", "1.2.3.4:7e3", "x" * 5000]
+    if kind == "host":                            # an IP address to serve on
+        return ["", "evil.example", "1.2.3.4.5", "x" * 5000]
+    if kind == "code":                            # a pairing code: digits
+        return ["", "   ", "abc", "1" * 33, "x" * 5000]
     if action.type in (int, float):              # a bare type: no range; this must fail the walk
         return ["inf", "nan", "1e309", "9" * 400, "-1"]
     if action.dest in ("config", "profile", "file"):        # files read whole (solve --file: a state)
@@ -161,6 +168,10 @@ def test_every_option_of_every_command_refuses_hostile_values(files, capsys, mon
     def accepted(self):
         raise AssertionError("serve accepted a hostile value and started serving")
     monkeypatch.setattr(LinkServer, "serve_forever", accepted)     # fail, never hang
+    from cubebot.robot.link.tcp import TcpLinkServer
+    from cubebot.robot.ui.classroom.server import ClassroomServer
+    monkeypatch.setattr(TcpLinkServer, "serve_forever", accepted)
+    monkeypatch.setattr(ClassroomServer, "start", accepted)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     cases = list(_cases(files))
     commands = set(command for command, _ in cases)
