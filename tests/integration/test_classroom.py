@@ -49,7 +49,7 @@ def test_a_run_from_the_page_streams_whole_snapshots_and_ends_solved(tmp_path):
                 assert len(mid["run"]["scan"]["raw"]) == 54
             if _solved_run(snap):
                 break
-        assert {"Scanning", "Turning", "Solved"} <= seen, seen
+        assert {"Scanning", "Thinking", "Turning", "Solved:"} <= seen, seen
         _check_solved(snap)
         assert banner(snap).startswith("Solved: ")
         while not _solved_run(late.next_snapshot()):
