@@ -127,3 +127,26 @@ def test_a_table_that_jams_mid_ring_is_a_stall_not_a_misread():
     mech.hw.table.jam_after_deg(500)            # part-way round the first ring
     with pytest.raises(MotorStalled, match="table"):
         Scanner(mech, 3).read_facelets()
+
+
+def test_scan_events_name_the_facelet_the_face_and_the_pass():
+    state, _ = scramble(3, random.Random(1))
+    world, mech = sim(state, Config(max_rescans=1))
+    events = []
+    resolver = AlwaysDoubtful([4, 31])
+    Scanner(mech, 3, emit=lambda name, payload: events.append(payload)).scan(resolver)
+    first = [e for e in events if e["rescan"] == 0]
+    again = [e for e in events if e["rescan"] == 1]
+    assert len(first) == 54 and sorted(e["index"] for e in first) == list(range(54))
+    assert all(list(e["readings"]) == [str(e["index"])] and e["faces"] == 6 for e in first)
+    faces = [e["face"] for e in first]
+    assert faces == sorted(faces) and set(faces) == set(range(1, 7))
+    # each face's events are the facelets of the face under the sensor: 9 of one cube face
+    for face in range(1, 7):
+        assert len(set(e["index"] // 9 for e in first if e["face"] == face)) == 1
+    assert "doubtful" not in first[0]
+    assert again[0]["doubtful"] == [4, 31] and all("doubtful" not in e for e in again[1:])
+    assert set(e["index"] for e in again) == {4, 31}
+    # the pass brings up the faces its route needs; the last facelet is read on its last one
+    assert len(set(e["faces"] for e in again)) == 1 and again[-1]["face"] == again[-1]["faces"] <= 6
+    assert [e["done"] for e in events] == list(range(1, len(events) + 1))

@@ -72,3 +72,12 @@ def test_a_failing_job_reports_an_error():
     assert result["error"] == "table motor stalled"
     assert ("error", {"message": "table motor stalled"}) in seen
     assert service.status()["state"] == "error"
+
+
+def test_status_carries_the_battery_when_the_robot_has_one():
+    assert "battery_v" not in RobotService(FakeRobot).status()
+    assert RobotService(FakeRobot, battery=lambda: 7.8345).status()["battery_v"] == 7.83
+
+    def broken():
+        raise OSError("no such file: voltage_now")
+    assert RobotService(FakeRobot, battery=broken).status()["battery_v"] is None
