@@ -110,7 +110,7 @@ def test_a_run_from_run_to_solved_stop_mid_run_and_a_restarted_server(browser, t
         room = None
 
         # the server is gone: the page says so, then picks up the restarted one by itself
-        _banner_is(page, "No contact with the classroom server")
+        _banner_is(page, "Page server lost")
         with sim_classroom(log, pace=PACE, port=port) as room:
             _banner_is(page, "Ready")
             page.wait_for_function("document.querySelectorAll('#runs tbody tr').length === 2", timeout=WAIT_MS)
@@ -120,3 +120,34 @@ def test_a_run_from_run_to_solved_stop_mid_run_and_a_restarted_server(browser, t
     finally:
         page.close()
 
+
+
+SHOWN = {"#f4f4f4": "white", "#ffd500": "yellow", "#ff7a00": "orange", "#d21f1f": "red", "#10a04a": "green",
+         "#1560d0": "blue"}
+OPPOSITE = {"white": "yellow", "yellow": "white", "red": "orange", "orange": "red", "green": "blue",
+            "blue": "green"}
+
+
+def test_the_page_colours_each_face_as_its_readings_say(browser, tmp_path):
+    """The scheme's standard cube is drawn in its colours (3x3x3: letters are centres); on a
+    2x2x2 (letters follow one corner) each face gets one colour, opposite faces opposite colours."""
+    from cubebot.robot.colour.scheme import STANDARD_SCHEME
+    from tests.integration.classroom_support import request, wait_for
+    page = browser.new_page(viewport=VIEWPORT)
+    try:
+        with sim_classroom(tmp_path / "runs.json", pace=1000) as room:
+            page.goto(room.url)
+            _banner_is(page, "Ready")
+            for k, (size, seed) in enumerate([(3, 0), (3, 1), (2, 0), (2, 1), (2, 2)]):
+                request(room.port, "POST", "/api/scan", {"size": size, "seed": seed})
+                scan = wait_for(room.port, lambda s, runs=k + 1: len(s["runs"]) == runs, "the scan")["run"]["scan"]
+                shown = page.evaluate("([raw, res]) => CubeDraw.letterColours(raw, res)",
+                                      [scan["raw"], scan["resolved"]])
+                colours = dict((face, SHOWN[value]) for face, value in shown.items())
+                assert sorted(colours.values()) == sorted(SHOWN.values())
+                if size == 3:
+                    assert colours == STANDARD_SCHEME
+                for a, b in (("U", "D"), ("R", "L"), ("F", "B")):
+                    assert OPPOSITE[colours[a]] == colours[b], (size, seed, colours)
+    finally:
+        page.close()

@@ -165,3 +165,11 @@ def test_remote_error_text_of_a_refusal(served):
         assert "pairing code" in str(info.value)
     finally:
         link.close()
+
+
+def test_the_brick_shows_its_name_port_and_code():
+    pytest.importorskip("PIL")
+    from cubebot.robot.ui.screens import HEIGHT_PX, WIDTH_PX, pairing_screen
+    one, other = pairing_screen("brick7", "482913", 7000), pairing_screen("brick7", "105577", 7000)
+    assert one.info["screen"] == "pairing" and one.size == (WIDTH_PX, HEIGHT_PX)
+    assert one.tobytes() != other.tobytes()          # the code is drawn

@@ -47,7 +47,7 @@
   function showServerLost() {
     var banner = $("banner");
     banner.className = "tone-fault";
-    $("banner-text").textContent = "No contact with the classroom server: reconnecting";
+    $("banner-text").textContent = "Page server lost: reconnecting";
     setLink("down", "server");
     document.body.setAttribute("data-server", "lost");
     setButtons(null);
@@ -76,9 +76,10 @@
     var size = run ? run.size : (s.robot.size || 3);
     var scan = run ? run.scan : null;
     var netKey = JSON.stringify([size, scan]);
+    CubeDraw.useScan(scan);
     if (netKey !== drawnNet) { CubeDraw.drawNet($("net"), size, scan); drawnNet = netKey; }
     var cube = run ? (run.cube || (scan && scan.resolved)) : null;
-    var cubeKey = size + ":" + cube;
+    var cubeKey = size + ":" + cube + ":" + (scan && scan.resolved);
     if (cubeKey !== drawnCube) {
       CubeDraw.drawIso($("cube3d"), size, cube, false);
       CubeDraw.drawIso($("cube3d-back"), size, cube, true);

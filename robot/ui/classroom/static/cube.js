@@ -35,7 +35,68 @@ var CubeDraw = (function () {
     };
   }
 
-  function colourOf(letter) { return PALETTE[letter] || UNKNOWN; }
+  /* What each colour reads as, relative to white, channel by channel: typical EV3 raw readings
+     (the scheme's EV3_TYPICAL_RAW) divided by white's. */
+  var REFERENCE = { white: [1, 1, 1], yellow: [0.92, 0.58, 0.09], orange: [0.92, 0.21, 0.07],
+                    red: [0.69, 0.11, 0.07], green: [0.11, 0.53, 0.14], blue: [0.10, 0.25, 0.48] };
+  var SHOWN = { white: "#f4f4f4", yellow: "#ffd500", orange: "#ff7a00", red: "#d21f1f",
+                green: "#10a04a", blue: "#1560d0" };
+
+  /* Face letter -> display colour. A letter names the face whose colour a facelet has, not the
+     colour itself (a 2x2x2's letters follow one fixed corner), so the colours are found from the
+     readings: each letter's mean reading, divided channel by channel by the brightest letter's
+     (white's), is matched one to one to the reference colours, the assignment with the least
+     total squared distance (all 720 tried). Without a whole scan: the standard scheme. */
+  function letterColours(raw, resolved) {
+    var sums = {}, key, c;
+    for (key in raw) {
+      if (!Object.prototype.hasOwnProperty.call(raw, key) || !resolved) continue;
+      var letter = resolved.charAt(Number(key));
+      if (!letter) continue;
+      var sum = sums[letter] || (sums[letter] = [0, 0, 0, 0]);
+      for (c = 0; c < 3; c++) sum[c] += Number(raw[key][c]) || 0;
+      sum[3] += 1;
+    }
+    var letters = Object.keys(sums);
+    if (letters.length !== 6) return PALETTE;
+    var means = {}, white = null;
+    letters.forEach(function (l) {
+      means[l] = [sums[l][0] / sums[l][3], sums[l][1] / sums[l][3], sums[l][2] / sums[l][3]];
+      if (white === null || means[l][0] + means[l][1] + means[l][2] > white[0] + white[1] + white[2]) white = means[l];
+    });
+    var names = Object.keys(REFERENCE), cost = {};
+    letters.forEach(function (l) {
+      cost[l] = names.map(function (name) {
+        var d = 0;
+        for (var k = 0; k < 3; k++) { var e = means[l][k] / Math.max(white[k], 1) - REFERENCE[name][k]; d += e * e; }
+        return d;
+      });
+    });
+    var best = null, bestCost = Infinity;
+    (function search(i, used, chosen, total) {
+      if (total >= bestCost) return;
+      if (i === letters.length) { best = chosen.slice(); bestCost = total; return; }
+      for (var j = 0; j < names.length; j++) {
+        if (used[j]) continue;
+        used[j] = true;
+        chosen.push(j);
+        search(i + 1, used, chosen, total + cost[letters[i]][j]);
+        chosen.pop();
+        used[j] = false;
+      }
+    })(0, {}, [], 0);
+    var out = {};
+    letters.forEach(function (l, i) { out[l] = SHOWN[names[best[i]]]; });
+    return out;
+  }
+
+  var colours = PALETTE;
+  function colourOf(letter) { return colours[letter] || UNKNOWN; }
+
+  /* Set the letter colours from a scan (call before drawing). */
+  function useScan(scan) {
+    colours = scan && scan.resolved ? letterColours(scan.raw || {}, scan.resolved) : PALETTE;
+  }
 
   /* The net: for each facelet the raw reading (upper-left triangle) beside the resolved
      colour (lower-right), doubtful facelets ringed and marked "?", rescanned ones marked. */
@@ -136,5 +197,6 @@ var CubeDraw = (function () {
     return FACE_WORDS[m[2]] + " " + layers + ", " + turn;
   }
 
-  return { drawNet: drawNet, drawIso: drawIso, moveWords: moveWords, palette: PALETTE };
+  return { drawNet: drawNet, drawIso: drawIso, moveWords: moveWords, useScan: useScan,
+           letterColours: letterColours };
 })();
