@@ -59,10 +59,15 @@ class Board(object):
         self._run = None
         self._last = None                 # the last ended run (its log entry)
         self._note = ""
+        self._ever_up = False
 
     # -- in ------------------------------------------------------------------
     def link(self, state, detail="", pairing=None):
+        """The link's state; a link that was never up stays "connecting" (its detail says why)."""
         with self._cond:
+            self._ever_up = self._ever_up or state == LINK_UP
+            if state == LINK_DOWN and not self._ever_up:
+                state = LINK_CONNECTING
             self._link["state"] = state
             self._link["detail"] = _cut(detail)
             if pairing is not None:
@@ -102,10 +107,13 @@ class Board(object):
         payload = payload if isinstance(payload, dict) else {}
         with self._cond:
             handler = getattr(self, "_on_" + name) if name in HANDLED_EVENTS else None
-            if handler is None:
-                self._on_other(name, payload)
-            else:
-                handler(payload)
+            try:
+                if handler is None:
+                    self._on_other(name, payload)
+                else:
+                    handler(payload)
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+                self._note = _cut("an event the page cannot read was skipped: {}".format(name))
             self._changed()
 
     # -- the events ------------------------------------------------------------

@@ -168,6 +168,9 @@ class _Handler(BaseHTTPRequestHandler):
         except _Refused as exc:
             self._send_json(exc.status, {"error": str(exc)})
             return
+        except Exception as exc:  # noqa: BLE001 - a bug answers 500 in one line; the server goes on
+            self._send_json(500, {"error": "internal error: {}: {}".format(type(exc).__name__, exc)[:200]})
+            return
         if reply.get("ok"):
             self._send_json(200, {"ok": True, "result": reply.get("result")})
         else:

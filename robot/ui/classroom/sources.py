@@ -127,6 +127,8 @@ class LinkSource(object):
                 self._session(client)
             except RobotError as exc:        # the link failed, or the robot refused hello
                 self.board.link(LINK_DOWN, str(exc))
+            except Exception as exc:  # noqa: BLE001 - a robot answering nonsense: say so, try again
+                self.board.link(LINK_DOWN, "the robot's answer cannot be read: {}".format(exc))
             finally:
                 with self._lock:
                     self._client = None
@@ -135,6 +137,8 @@ class LinkSource(object):
 
     def _session(self, client):
         hello = client.request("hello", STATUS_TIMEOUT_S)
+        if not isinstance(hello, dict):
+            raise ValueError("hello is not an object")
         pairing = hello.get("pairing") if isinstance(hello.get("pairing"), dict) else None
         self.board.hello(hello)
         self.board.link(LINK_UP, "", pairing)
@@ -149,7 +153,7 @@ class LinkSource(object):
         asked = time.time()
         while not self._closing.is_set():
             message = client.next_event(EVENT_POLL_S)
-            if message is not None and message.get("event") not in (None, "hello"):
+            if message is not None and isinstance(message.get("event"), str) and message["event"] != "hello":
                 self.board.event(message["event"], message.get("data"))
             if time.time() - asked >= STATUS_EVERY_S:
                 asked = time.time()
@@ -164,4 +168,5 @@ class LinkSource(object):
             self.board.link(LINK_QUIET, "no answer to status within {:g} s".format(STATUS_TIMEOUT_S))
             return
         self.board.link(LINK_UP, "")
-        self.board.status(status)
+        if isinstance(status, dict):
+            self.board.status(status)

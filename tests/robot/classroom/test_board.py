@@ -145,3 +145,26 @@ def test_wait_returns_when_the_board_changes():
     assert board.wait(seq, 0.01) == seq
     board.note("hello")
     assert board.wait(seq, 0.01) == seq + 1
+
+
+def test_malformed_events_are_skipped_and_the_board_goes_on():
+    board, clock, _ = _board()
+    board.event("state", {"state": "scanning"})
+    board.event("scan_progress", {"done": 1, "total": 54, "readings": ["not", "a", "dict"]})
+    board.event("move_progress", {"done": "many"})
+    board.event("solution", {"moves": 5, "state": None})
+    board.event(7, None)
+    snap = board.snapshot()
+    assert "skipped" in snap["note"] and snap["banner"]["text"].startswith("Scanning")
+    board.event("scan_progress", {"done": 2, "total": 54, "readings": {"3": [1, 2, 3]}})
+    assert board.snapshot()["run"]["scan"]["raw"]["3"] == [1, 2, 3]
+
+
+def test_a_link_that_never_came_up_is_still_connecting():
+    board = Board("/dev/rfcomm0")
+    board.link(LINK_DOWN, "cannot open /dev/rfcomm0: No such file or directory")
+    snap = board.snapshot()
+    assert snap["banner"]["text"] == "Connecting to the robot" and "No such file" in snap["banner"]["detail"]
+    board.link(LINK_UP)
+    board.link(LINK_DOWN, "EIO")
+    assert board.snapshot()["banner"]["text"] == "Link lost: reconnecting"
