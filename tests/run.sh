@@ -105,6 +105,11 @@ wheel_check() {
         tops=$("$tmp/venv/bin/python" -m zipfile -l "$tmp"/dist/cubebot-*.whl | awk 'NR > 1 {print $1}' |
                cut -d/ -f1 | grep -v '\.dist-info$' | sort -u)
         [ "$tops" = cubebot ] || { echo "the wheel installs top-level packages: $tops" >&2; exit 1; }
+        # the classroom page's own files ship in the wheel (package data), each one the server serves
+        "$tmp/venv/bin/python" -c 'from cubebot.robot.ui.classroom.server import ASSETS, STATIC_DIR; import os
+missing = [n for n in ASSETS if not os.path.isfile(os.path.join(STATIC_DIR, n))]
+assert not missing, "classroom assets missing from the wheel: %s" % missing' ||
+            { echo "the wheel lacks the classroom page's files" >&2; exit 1; }
         "$tmp/venv/bin/cubebot" tables build --size 2
         [ -f "$tmp/data/cubebot/tables/2x2-htm.bin" ] || { echo "tables not in the per-user data dir" >&2; exit 1; }
         state=$("$tmp/venv/bin/cubebot" scramble --size 2 --seed 1 | head -n 1)

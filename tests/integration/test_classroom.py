@@ -181,3 +181,17 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_defused(tmp_path):
     log.add({"started": 0, "kind": "run", "size": 3, "solved": False, "error": "=HYPERLINK(\"x\")"})
     rows = list(csv.DictReader(io.StringIO(log.csv_text())))
     assert rows[0]["error"].startswith("'=")
+
+
+def test_the_page_and_every_asset_are_served_from_the_package(tmp_path):
+    from cubebot.robot.ui.classroom.server import ASSETS
+    with sim_classroom(tmp_path / "runs.json") as room:
+        for name in sorted(ASSETS):
+            status, body = request(room.port, "GET", "/static/" + name)
+            assert status == 200 and body, name
+        status, page = request(room.port, "GET", "/")
+        assert status == 200 and "<title>cubebot classroom</title>" in page
+        # nothing comes from elsewhere: no address outside this server in the page's own files
+        for name in ASSETS:
+            text = request(room.port, "GET", "/static/" + name)[1]
+            assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text, name
