@@ -20,6 +20,7 @@ DEFAULT_THINK_S = 5.0             # time-left estimate before any run has been l
 DEFAULT_MOVE_S = 2.5              # ... one move turned
 DEFAULT_SCAN_S = 60.0             # ... the whole scan of a 3x3x3
 MAX_MESSAGE_CHARS = 200           # a fault shown on the banner is cut to this
+RUNS_IN_SNAPSHOT = 20             # the newest logged runs a snapshot carries (the CSV has them all)
 LINK_CONNECTING, LINK_UP, LINK_DOWN, LINK_QUIET = "connecting", "up", "down", "quiet"
 ENDING_STATES = ("idle", "error")
 STOPPED_PREFIX = "stopped on request"     # how a stopped run's error begins
@@ -85,9 +86,12 @@ class Board(object):
             self._changed()
 
     def status(self, status):
+        """The robot's status (polled): a new snapshot only when something changed."""
         with self._cond:
+            before = (dict(self._robot), self._run is not None and self._run["ended"])
             self._status(status)
-            self._changed()
+            if (self._robot, self._run is not None and self._run["ended"]) != before:
+                self._changed()
 
     def _status(self, status):
         for key in ("state", "running", "size", "battery_v"):
@@ -289,7 +293,8 @@ class Board(object):
                 run["left_s"] = self._left(run, now)
             snap = {"seq": self._seq, "now": now, "link": dict(self._link), "robot": dict(self._robot),
                     "run": run, "note": self._note, "banner": self._banner(run)}
-        snap["runs"] = list(self.history())
+        runs = list(self.history())
+        snap["runs"], snap["runs_total"] = runs[-RUNS_IN_SNAPSHOT:], len(runs)
         return snap
 
     def _banner(self, run):

@@ -168,3 +168,16 @@ def test_a_link_that_never_came_up_is_still_connecting():
     board.link(LINK_UP)
     board.link(LINK_DOWN, "EIO")
     assert board.snapshot()["banner"]["text"] == "Link lost: reconnecting"
+
+
+def test_a_snapshot_carries_only_the_newest_runs_and_an_unchanged_status_is_no_news():
+    from cubebot.robot.ui.classroom.board import RUNS_IN_SNAPSHOT
+    history = [{"solved": True, "moves": k} for k in range(3 * RUNS_IN_SNAPSHOT)]
+    board, clock, _ = _board(history=lambda: history)
+    snap = board.snapshot()
+    assert snap["runs"] == history[-RUNS_IN_SNAPSHOT:] and snap["runs_total"] == len(history)
+    seq = board.seq
+    board.status({"state": "idle", "running": False, "size": 3})
+    assert board.seq == seq
+    board.status({"state": "idle", "running": False, "size": 3, "battery_v": 7.5})
+    assert board.seq == seq + 1 and board.snapshot()["robot"]["battery_v"] == 7.5

@@ -87,7 +87,7 @@
     }
     renderSolution(run);
     renderTimers();
-    renderRuns(s.runs || []);
+    renderRuns(s.runs || [], s.runs_total || 0);
     var pairing = s.link.pairing || {};
     $("pair").hidden = !(pairing.required && !pairing.paired);
     setButtons(s);
@@ -177,7 +177,7 @@
     $("t-left").textContent = run.ended ? "0:00" : (left === null || left === undefined ? "-" : "about " + clock(left));
   }
 
-  function renderRuns(runs) {
+  function renderRuns(runs, total) {
     var body = $("runs").tBodies[0];
     while (body.firstChild) body.removeChild(body.firstChild);
     var shown = runs.slice(-RUNS_SHOWN).reverse();
@@ -185,7 +185,7 @@
       var tr = document.createElement("tr");
       var when = new Date(r.started * 1000);
       var result = r.solved ? "solved" : (r.stopped ? "stopped" : (r.kind === "scan" && !r.error ? "scanned" : "not solved"));
-      [runs.length - i, pad(when.getHours()) + ":" + pad(when.getMinutes()), r.size + "x" + r.size,
+      [total - i, pad(when.getHours()) + ":" + pad(when.getMinutes()), r.size + "x" + r.size,
        result, r.moves === null || r.moves === undefined ? "-" : r.moves, clock(r.wall_seconds)].forEach(function (v) {
         var td = document.createElement("td");
         td.textContent = v;
