@@ -89,6 +89,13 @@ def test_a_run_from_run_to_solved_stop_mid_run_and_a_restarted_server(browser, t
             assert other.locator("#strip .mv").count() > 0
             other.close()
             assert page.locator("#strip .mv.now").count() == 1
+            # the next move's layer is outlined: its 21 stickers, each in one of the two views
+            outlined = page.evaluate("document.querySelectorAll("
+                                     "'#cube3d polygon.turning, #cube3d-back polygon.turning').length")
+            assert outlined == 21
+            layers = page.evaluate("[CubeDraw.moveLayers(\"3Rw'\", 5), CubeDraw.moveLayers('2R', 4), "
+                                   "CubeDraw.moveLayers('U2', 3), CubeDraw.moveLayers('x', 3)]")
+            assert layers == [["R", 1, 3], ["R", 2, 2], ["U", 1, 1], None]
             assert page.locator("#next-move").inner_text() not in ("", "-")
             _shot(page, "turning")
             _banner_is(page, "Solved: ")

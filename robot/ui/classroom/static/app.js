@@ -79,10 +79,12 @@
     CubeDraw.useScan(scan);
     if (netKey !== drawnNet) { CubeDraw.drawNet($("net"), size, scan); drawnNet = netKey; }
     var cube = run ? (run.cube || (scan && scan.resolved)) : null;
-    var cubeKey = size + ":" + cube + ":" + (scan && scan.resolved);
+    var sol = run && run.solution;
+    var next = sol && !run.ended && run.phase === "turning" && sol.done < sol.moves.length ? sol.moves[sol.done] : null;
+    var cubeKey = size + ":" + cube + ":" + (scan && scan.resolved) + ":" + next;
     if (cubeKey !== drawnCube) {
-      CubeDraw.drawIso($("cube3d"), size, cube, false);
-      CubeDraw.drawIso($("cube3d-back"), size, cube, true);
+      CubeDraw.drawIso($("cube3d"), size, cube, false, next);
+      CubeDraw.drawIso($("cube3d-back"), size, cube, true, next);
       drawnCube = cubeKey;
     }
     renderSolution(run);

@@ -165,25 +165,58 @@ var CubeDraw = (function () {
     }
   }
 
-  /* faces: the three faces seen; back: seen from the opposite corner (D, L, B). */
-  function drawIso(svg, n, facelets, back) {
+  var NORMAL = { U: [0, 1, 0], D: [0, -1, 0], R: [1, 0, 0], L: [-1, 0, 0], F: [0, 0, 1], B: [0, 0, -1] };
+
+  /* The layers a move token turns: [face, first, last] (1 = the face's own layer), or null. */
+  function moveLayers(token, n) {
+    var m = /^([0-9]*)([URFDLB])(w?)(2'|'2|2|'|)$/.exec(token || "");
+    if (!m) return null;
+    var depth = m[1] ? parseInt(m[1], 10) : null;
+    if (m[3]) return [m[2], 1, Math.min(n, depth || 2)];
+    return depth ? [m[2], depth, depth] : [m[2], 1, 1];
+  }
+
+  /* True if the facelet with these corners lies in the turned layers. */
+  function inLayers(pts, letter, layers, n) {
+    var centre = [0, 0, 0], k, normal = NORMAL[letter];
+    pts.forEach(function (p) { for (k = 0; k < 3; k++) centre[k] += p[k] / 4; });
+    for (k = 0; k < 3; k++) centre[k] -= 0.5 * normal[k];       // the middle of its piece
+    var axis = NORMAL[layers[0]], depth = 0;
+    for (k = 0; k < 3; k++) {
+      if (axis[k] > 0) depth = n - centre[k];
+      if (axis[k] < 0) depth = centre[k];
+    }
+    var layer = Math.floor(depth) + 1;
+    return layer >= layers[1] && layer <= layers[2];
+  }
+
+  /* faces: the three faces seen; back: seen from the opposite corner (D, L, B);
+     next: the move about to turn, whose layers are outlined. */
+  function drawIso(svg, n, facelets, back, next) {
     clear(svg);
     var scale = 150 / (n * 1.05 * 1.0) / 1.0;
     var seen = back ? "DLB" : "URF";
+    var layers = facelets ? moveLayers(next, n) : null, outlined = [];
     for (var k = 0; k < 3; k++) {
       var letter = seen.charAt(k), f = FACES.indexOf(letter);
       for (var r = 0; r < n; r++) {
         for (var c = 0; c < n; c++) {
-          var pts = corners(letter, r, c, n).map(function (p) {
+          var cube = corners(letter, r, c, n);
+          var pts = cube.map(function (p) {
             var q = back ? [n - p[0], n - p[1], n - p[2]] : p;
             return project(q, scale * 0.95, n).map(function (v) { return v.toFixed(1); }).join(",");
           });
           var colour = facelets ? colourOf(facelets.charAt(f * n * n + r * n + c)) : UNKNOWN;
           el("polygon", { points: pts.join(" "), fill: colour, stroke: "#000",
                           "stroke-width": Math.max(0.8, 6 / n), "stroke-linejoin": "round" }, svg);
+          if (layers && inLayers(cube, letter, layers, n)) outlined.push(pts.join(" "));
         }
       }
     }
+    outlined.forEach(function (points) {        // on top, so that no neighbour hides an edge
+      el("polygon", { points: points, fill: "none", stroke: "#f2c230", "stroke-width": Math.max(2, 14 / n),
+                      "stroke-linejoin": "round", "class": "turning" }, svg);
+    });
   }
 
   var FACE_WORDS = { U: "top", D: "bottom", R: "right", L: "left", F: "front", B: "back" };
@@ -198,5 +231,5 @@ var CubeDraw = (function () {
   }
 
   return { drawNet: drawNet, drawIso: drawIso, moveWords: moveWords, useScan: useScan,
-           letterColours: letterColours };
+           letterColours: letterColours, moveLayers: moveLayers };
 })();
