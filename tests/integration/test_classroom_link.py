@@ -1,6 +1,7 @@
 """The classroom page against `cubebot serve` as a real process: over a pty pair (the serial
 link) and over TCP on loopback (with its pairing code); a dropped link is shown and recovered."""
 
+import json
 import os
 import re
 import signal
@@ -151,3 +152,21 @@ def test_serve_takes_exactly_one_of_port_and_tcp(args):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
                          timeout=PROC_TIMEOUT_S)
     assert out.returncode == 2 and "Traceback" not in out.stderr
+
+
+def test_the_classroom_command_serves_a_run_and_ends_on_sigterm(tmp_path):
+    log = tmp_path / "runs.json"
+    proc = subprocess.Popen([sys.executable, "-m", "cubebot", "classroom", "--sim", "--speed", "50", "--no-browser",
+                             "--http-port", "0", "--log", str(log)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True)
+    try:
+        line = proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:([0-9]+)/", line)
+        assert found, line
+        port = int(found.group(1))
+        _run_to_solved(port, seed=9)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(PROC_TIMEOUT_S) == 0
+    assert proc.stderr.read() == ""
+    assert len(json.loads(log.read_text())["runs"]) == 1
