@@ -1,7 +1,11 @@
-"""`cubebot run [--virtual-brick | --sim]`: the resident brick app (cubebot.robot.ui.app).
+"""`cubebot run [--virtual-brick | --sim] [--tcp [HOST:]PORT]`: the resident brick app (cubebot.robot.ui.app).
 
 Opens the robot once, then waits for a cube or ENTER, scans, solves, turns,
 shows the result, and waits again; it never exits on a cube or motor fault.
+--link DEVICE also serves the serial link; --tcp serves the link on a TCP
+port (USB networking, Wi-Fi), and the ready screen shows the brick's name,
+addresses, port and a pairing code, new at each start, that a laptop must
+send before it may move the robot (watching needs none).
 --keys reads ENTER/u/d/b/q lines from stdin as buttons (SSH, virtual brick);
 --screenshots DIR saves every screen as a PNG (virtual brick and sim).
 On the simulated backends each run puts a freshly scrambled cube (seeded)
@@ -13,7 +17,7 @@ import os
 from cubebot.robot.inputs import arg_int, arg_seed, arg_writable_dir, arg_writable_file
 
 DEFAULT_HOME = os.path.join("~", ".cubebot")
-LINK_CLOSE_S = 5.0            # at exit: how long the serial link may take to close
+LINK_CLOSE_S = 5.0            # at exit: how long the serial or TCP link may take to close
 MAX_RUNS = 10 ** 6            # --runs: a bound, not a real limit
 
 
@@ -36,6 +40,10 @@ def register(subparsers):
     parser.add_argument("--link", metavar="DEVICE", default=None,
                         help="also serve the serial link on DEVICE (e.g. /dev/rfcomm0): `cubebot remote` "
                              "can then watch and start runs too")
+    from cubebot.robot.cli.serve import arg_address
+    parser.add_argument("--tcp", type=arg_address(), metavar="[HOST:]PORT", default=None,
+                        help="also serve the link on TCP (HOST default: every network), behind the pairing "
+                             "code the screen shows: `cubebot classroom --tcp` and `cubebot remote` use it")
     parser.set_defaults(run=run)
 
 
@@ -61,26 +69,31 @@ def run(args):
             from cubebot.robot.ui.keys import StdinButtons
             hw.buttons = StdinButtons()
         service = RobotService(robot_factory(opened, config, args.seed, profile))
-        app = App(service, hw, Settings(os.path.expanduser(args.settings)), RealClock(),
-                  config.cube_present_cm)
-
-        link = None
-        if args.link:
-            from cubebot.robot.machine.config import SIZES
-            from cubebot.robot.link.server import LinkServer
-            link = LinkServer(service, args.link, sizes=SIZES).start()
-
-        def should_exit():
-            idle = app.mode != "working"
-            if args.runs is not None and app.finished_runs >= args.runs and idle:
-                return True
-            return idle and bool(getattr(hw.buttons, "quit", False))
+        servers = []
         _exit_on_sigterm()
         try:
+            tcp = None
+            if args.tcp is not None:
+                from cubebot.robot.cli.serve import log_pairing, tcp_server
+                tcp = tcp_server(service, args.tcp)
+                servers.append(tcp.start())
+                log_pairing(tcp)
+            if args.link:
+                from cubebot.robot.machine.config import SIZES
+                from cubebot.robot.link.server import LinkServer
+                servers.append(LinkServer(service, args.link, sizes=SIZES).start())
+            app = App(service, hw, Settings(os.path.expanduser(args.settings)), RealClock(),
+                      config.cube_present_cm, link=tcp)
+
+            def should_exit():
+                idle = app.mode != "working"
+                if args.runs is not None and app.finished_runs >= args.runs and idle:
+                    return True
+                return idle and bool(getattr(hw.buttons, "quit", False))
             app.run(should_exit)
         finally:
-            if link is not None:
-                link.close(LINK_CLOSE_S)
+            for server in servers:
+                server.close(LINK_CLOSE_S)
             service.stop()
             service.wait()
     return 0

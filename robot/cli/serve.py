@@ -98,17 +98,24 @@ def tcp_server(service, address, pairing=None):
         raise RobotError("cannot listen on {}:{}: {}".format(address[0], address[1], exc.strerror or exc))
 
 
-def show_pairing(opened, server):
-    """The brick's name, address and pairing code: on its screen (if any) and in the log."""
+def log_pairing(server):
+    """The log line that tells where the link listens and its pairing code (the journal on the brick)."""
     host, port = server.address
-    logging.getLogger("cubebot.link").info("listening on %s:%s as %s, pairing code %s",
-                                           host, port, server.pairing.name, server.pairing.code)
+    logging.getLogger("cubebot.link").info("listening on %s:%s as %s, pairing code %s (addresses: %s)",
+                                           host, port, server.pairing.name, server.pairing.code,
+                                           ", ".join(server.addresses()) or "none yet")
+
+
+def show_pairing(opened, server):
+    """The brick's name, addresses and pairing code: on its screen (if any) and in the log."""
+    log_pairing(server)
     screen = getattr(opened.hw, "screen", None)
     if screen is None:
         return
     try:
         from cubebot.robot.ui.screens import pairing_screen
-        screen.show(pairing_screen(server.pairing.name, server.pairing.code, port))
+        name, addresses, port, code = server.advert()
+        screen.show(pairing_screen(name, code, port, addresses))
     except ImportError:                    # no Pillow: the log line has it
         pass
 

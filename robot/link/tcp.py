@@ -1,8 +1,9 @@
 """The link over TCP: the same JSON lines as on a serial port, behind a pairing code.
 
 On a school's network any pupil could reach any brick, so the robot listens
-on TCP only when asked (`cubebot serve --tcp [HOST:]PORT`) and shows its
-name and a short pairing code on its screen. Every connection may watch at
+on TCP only when asked (`cubebot run --tcp [HOST:]PORT`, the brick app, or
+`cubebot serve --tcp [HOST:]PORT`) and shows its name, its addresses and a
+short pairing code on its screen. Every connection may watch at
 once (hello, ping, status, last_scan, the events); the commands that move
 the robot (protocol.GATED_COMMANDS) need `{"cmd": "pair", "code": ...}` on
 that connection first. A wrong code is refused, and the next try from the
@@ -27,6 +28,10 @@ from cubebot.robot.link.server import LinkServer
 
 TCP_PREFIX = "tcp://"
 DEFAULT_LISTEN_HOST = "0.0.0.0"       # the brick: every network (USB, Wi-Fi) when only a port is given
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")  # listening on every network: the screen lists each one's address
+SIOCGIFADDR = 0x8915                   # Linux ioctl: the IPv4 address of a network interface
+IFNAMSIZ = 16                          # Linux: the longest interface name, its NUL included
+IFREQ_ADDR = slice(20, 24)             # the IPv4 address in the ioctl's struct ifreq (name, family, port)
 CODE_DIGITS = 6                        # the pairing code shown on the brick's screen
 PAIR_BACKOFF_MIN_S = 0.5               # wait after the first wrong code from a host ...
 PAIR_BACKOFF_MAX_S = 30.0              # ... doubling per wrong code up to this bound
@@ -110,6 +115,50 @@ def open_tcp(address, baud=None, timeout_s=CONNECT_TIMEOUT_S):
     """The opener of a LinkClient for "tcp://HOST:PORT" (baud is ignored)."""
     host, port = parse_address(address, default_host="127.0.0.1")
     return SocketPort(socket.create_connection((host, port), timeout_s))
+
+
+def reachable_addresses(listen_host):
+    """The IPv4 addresses a laptop can reach a server listening on `listen_host` at: that host
+    itself, or for a wildcard the address of each network interface but loopback (Linux, as on
+    the brick; elsewhere the addresses of the host name). Cheap: no packet is sent."""
+    if listen_host not in WILDCARD_HOSTS:
+        return [listen_host]
+    try:
+        found = _interface_addresses()
+    except (ImportError, AttributeError, OSError):
+        found = _host_name_addresses()
+    seen = []
+    for address in found:
+        if not address.startswith("127.") and address not in seen:
+            seen.append(address)
+    return seen
+
+
+def _interface_addresses():
+    """The IPv4 address of each interface that has one, in the kernel's order (Linux only)."""
+    import fcntl
+    import struct
+    addresses = []
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        for _, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode("utf-8")[:IFNAMSIZ - 1])
+            try:
+                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
+            except OSError:              # an interface without an IPv4 address (yet)
+                continue
+            addresses.append(socket.inet_ntoa(answer[IFREQ_ADDR]))
+    finally:
+        probe.close()
+    return addresses
+
+
+def _host_name_addresses():
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return []
+    return sorted(set(info[4][0] for info in infos))
 
 
 def is_tcp(device):
@@ -230,6 +279,14 @@ class TcpLinkServer(object):
             if session in self._sessions:
                 self._sessions.remove(session)
         LOG.info("link closed with %s:%s%s", peer[0], peer[1], ": " + why if why else "")
+
+    def addresses(self):
+        """The IPv4 addresses laptops can reach this server at (looked up now: networks come and go)."""
+        return reachable_addresses(self.address[0])
+
+    def advert(self):
+        """What the brick's screen shows: (name, addresses, port, pairing code)."""
+        return (self.pairing.name, tuple(self.addresses()), self.address[1], self.pairing.code)
 
     def connections(self):
         with self._lock:

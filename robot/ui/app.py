@@ -3,7 +3,9 @@
 Started once (python3 and ev3dev2 are slow to start on the brick), it loops:
   1. ready (LEDs green): wait for a cube put on the table (the proximity
      sensor sees it arrive) or for ENTER; UP / DOWN choose the cube size
-     (2 or 3), remembered in a settings file written atomically;
+     (2 or 3), remembered in a settings file written atomically; when the
+     app serves the link on TCP, the screen shows the brick's name, its
+     addresses and port, and the pairing code a laptop needs;
   2. working (LEDs amber): the RobotService scans, resolves, solves and
      turns; the LCD shows the stage, a progress bar, the move count and the
      net of the scanned cube; BACKSPACE aborts (the robot is left safe);
@@ -27,6 +29,7 @@ from cubebot.robot.inputs import read_text
 DEFAULT_SIZE = 3
 POLL_S = 0.05                 # the loop's period (buttons, proximity, events)
 ERROR_SHOW_S = 15.0           # red LEDs and the error screen this long, then ready
+ADDRESSES_EVERY_S = 5.0       # while ready: how often the TCP link's addresses are looked up again
 LOG_BYTES = 256 * 1024        # rotating log: size of one file ...
 LOG_BACKUPS = 3               # ... and how many old ones are kept
 READY, WORKING = "ready", "working"
@@ -142,15 +145,20 @@ class App(object):
     io: anything with the optional devices of cubebot.robot.hw.interface.Hardware
     (buttons, screen, leds, sound, proximity). clock: wall-clock time for
     the loop (never a simulated clock: the run thread owns that).
+    link: the TCP link server (cubebot.robot.link.tcp.TcpLinkServer) whose
+    advert() the ready screen shows, or None.
     """
 
-    def __init__(self, service, io, settings, clock, cube_present_cm, poll_s=POLL_S):
+    def __init__(self, service, io, settings, clock, cube_present_cm, poll_s=POLL_S, link=None):
         self.service = service
         self.io = io
         self.settings = settings
         self.clock = clock
         self.cube_present_cm = cube_present_cm
         self.poll_s = poll_s
+        self.link = link
+        self._advert = None
+        self._advert_at = None
         self.mode = READY
         self.view = View()
         self.events = queue.Queue()
@@ -205,7 +213,7 @@ class App(object):
         elif self._error is not None:
             image_args = ("error", size, self._error)
         else:
-            image_args = ("ready", size, self.view.last, self.io.proximity is not None)
+            image_args = ("ready", size, self.view.last, self.io.proximity is not None, self._link_advert())
         if image_args == self._shown or self.io.screen is None:
             self._shown = image_args
             return
@@ -215,6 +223,17 @@ class App(object):
         image = self._device("drawing", lambda: draw(*image_args[1:]))
         if image is not None:
             self._device("screen", lambda: self.io.screen.show(image))
+
+    def _link_advert(self):
+        """(name, addresses, port, code) of the TCP link, looked up at most every ADDRESSES_EVERY_S
+        (a USB cable plugged in or Wi-Fi coming up adds an address); None without one."""
+        if self.link is None:
+            return None
+        now = self.clock.now_s()
+        if self._advert_at is None or now - self._advert_at >= ADDRESSES_EVERY_S:
+            self._advert_at = now
+            self._advert = self._device("network addresses", self.link.advert) or self._advert
+        return self._advert
 
     # -- events from the run thread ----------------------------------------
     def _on_event(self, name, payload):
@@ -236,7 +255,7 @@ class App(object):
         self._working()
 
     def _follow_run(self, why):
-        """A run someone else started (the serial link): show it; BACKSPACE stops it."""
+        """A run someone else started (over the link): show it; BACKSPACE stops it."""
         log.info("run %s", why)
         self._working()
 
@@ -296,7 +315,7 @@ class App(object):
                 self._finish()
                 self._cube_was_there = self._cube_there()   # the cube still there is no new cube
         elif self.service.status().get("running"):
-            self._follow_run("started over the serial link")
+            self._follow_run("started over the link")
         else:
             # The proximity sensor is read only while ready: during a run the
             # brick's CPU belongs to the run.

@@ -21,6 +21,9 @@ LINE_H_PX = 11
 BAR_H_PX = 8
 BAR_Y_PX = 100
 PAIRING_CODE_SCALE = 2             # the pairing code, blown up from the bitmap font
+PAIRING_CODE_GROUP = 3             # digits between the spaces of the code shown ("482 913")
+MAX_ADDRESSES_SHOWN = 2            # the network addresses a screen lists (USB and Wi-Fi)
+MAX_NAME_LINES = 2                 # a long host name is cut after this many lines
 NET_AREA_PX = (90, 16, 176, 94)   # left, top, right, bottom of the net
 NET_GRID = {"U": (1, 0), "L": (0, 1), "F": (1, 1), "R": (2, 1), "B": (3, 1), "D": (1, 2)}
 FACE_ORDER = "URFDLB"
@@ -155,14 +158,22 @@ def draw_net(draw, facelets, size, box=NET_AREA_PX):
             _shade(draw, (x, y, x + cell, y + cell), letter)
 
 
-def ready_screen(size, last=None, cube_sensor=True):
-    """Waiting for a cube: how to start, the chosen size, the last outcome."""
+def ready_screen(size, last=None, cube_sensor=True, link=None):
+    """Waiting for a cube: how to start, the chosen size, the last outcome.
+
+    link: (name, addresses, port, pairing code) when the app listens on TCP;
+    the screen then shows them (see pairing_screen) in place of the size hint.
+    """
     image, draw, font = _canvas("ready", "cubebot: ready", size)
-    how = "Put a cube on the table or press ENTER." if cube_sensor else "Put a cube on, then press ENTER."
-    lines = [how, "UP/DOWN: cube size."]
+    if link is None:
+        how = "Put a cube on the table or press ENTER." if cube_sensor else "Put a cube on, then press ENTER."
+        y = _lines(draw, font, [how, "UP/DOWN: cube size."], TITLE_H_PX + 2)
+    else:
+        how = "Cube on the table or ENTER." if cube_sensor else "Put a cube on, press ENTER."
+        y = _lines(draw, font, [how], TITLE_H_PX + 2)
+        y = _link_block(image, draw, font, y, *link)
     if last:
-        lines.append("Last: " + last)
-    _lines(draw, font, lines, TITLE_H_PX + 2)
+        _lines(draw, font, ["Last: " + last], y, limit=(FOOTER_Y_PX - 2 - y) // LINE_H_PX)
     _footer(draw, font, "ENTER start  UP/DOWN size")
     return image
 
@@ -205,15 +216,30 @@ def error_screen(size, message):
     return image
 
 
-def pairing_screen(name, code, port):
-    """The brick listens on TCP: its name, the port and the pairing code, large enough to read."""
+def pairing_screen(name, code, port, addresses=()):
+    """The brick listens on TCP: its name, addresses, port and pairing code, large enough to read."""
     image, draw, font = _canvas("pairing", "cubebot: Wi-Fi/USB link", None)
-    _lines(draw, font, ["Name: " + name, "TCP port: {}".format(port), "Pairing code:"], TITLE_H_PX + 2)
-    spaced = " ".join(code[i:i + 3] for i in range(0, len(code), 3))
-    big = _big_text(spaced)
-    image.paste(big, ((WIDTH_PX - big.size[0]) // 2, TITLE_H_PX + 2 + 3 * LINE_H_PX + 6))
+    _link_block(image, draw, font, TITLE_H_PX + 2, name, addresses, port, code)
     _footer(draw, font, "type the code on the laptop")
     return image
+
+
+def _link_block(image, draw, font, top, name, addresses, port, code):
+    """What a laptop needs to reach the brick, from `top`: the brick's name, each address with
+    the port (as a laptop types it) or the bare port while no network is up, and the pairing
+    code, blown up. The y below it."""
+    y = _lines(draw, font, ["Name: " + name], top, limit=MAX_NAME_LINES)
+    shown = list(addresses)[:MAX_ADDRESSES_SHOWN]
+    lines = ["IP: {}:{}".format(address, port) for address in shown]
+    if not shown:
+        lines.append("TCP port {} (no network)".format(port))
+    y = _lines(draw, font, lines, y)
+    label = "Pairing code:"
+    big = _big_text(" ".join(code[i:i + PAIRING_CODE_GROUP] for i in range(0, len(code), PAIRING_CODE_GROUP)))
+    row_h = big.size[1]
+    draw.text((MARGIN_PX, y + (row_h - LINE_H_PX) // 2), label, fill=0, font=font)
+    image.paste(big, (WIDTH_PX - MARGIN_PX - big.size[0], y))
+    return y + row_h + 1
 
 
 def _big_text(text, scale=PAIRING_CODE_SCALE):

@@ -195,7 +195,7 @@ def test_service_step_installs_enables_and_restarts_the_unit(sshd, source, tmp_p
     assert "User={}\n".format(getpass.getuser()) in unit
     assert "WorkingDirectory={}/cubebot\n".format(home) in unit
     assert "Environment=PYTHONPATH={}/cubebot\n".format(home) in unit
-    assert "ExecStart=/usr/bin/brickrun -r -- {} -m cubebot run\n".format(sys.executable) in unit
+    assert "ExecStart=/usr/bin/brickrun -r -- {} -m cubebot run $CUBEBOT_RUN_ARGS\n".format(sys.executable) in unit
     assert "/home/robot" not in unit
     if os.path.exists(SYSTEMD_ANALYZE):
         assert systemd_analyze_verify(unit, tmp_path) == (0, "")
@@ -298,7 +298,7 @@ def test_unit_runs_the_app_through_brickrun_as_robot():
     exec_start = service["ExecStart"].split()
     assert exec_start[0] == "/usr/bin/brickrun"
     assert exec_start[1:3] == ["-r", "--"]          # output to the journal; the app's own args follow --
-    assert exec_start[-3:] == ["-m", "cubebot", "run"]
+    assert exec_start[-4:] == ["-m", "cubebot", "run", "$CUBEBOT_RUN_ARGS"]    # options from a drop-in
     assert all(os.path.isabs(word) for word in exec_start if "/" in word)
     assert os.path.isabs(service["WorkingDirectory"])
     assert "console-runner@tty5.service" in unit["Unit"]["After"]
