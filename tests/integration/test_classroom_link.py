@@ -26,10 +26,10 @@ LISTENING = re.compile(r"listening on [0-9.]+:([0-9]+) as .*, pairing code ([0-9
 
 
 class Serve(object):
-    """`cubebot serve ARGS --sim` as a process; its stderr lines collected."""
+    """`cubebot serve ARGS --sim` (or another command) as a process; its stderr lines collected."""
 
-    def __init__(self, *args):
-        self.proc = subprocess.Popen([sys.executable, "-m", "cubebot", "serve"] + list(args) + ["--sim"],
+    def __init__(self, *args, command="serve"):
+        self.proc = subprocess.Popen([sys.executable, "-m", "cubebot", command] + list(args) + ["--sim"],
                                      cwd=ROOT, stderr=subprocess.PIPE, universal_newlines=True)
         self.lines = []
         self.changed = threading.Condition()

@@ -9,7 +9,7 @@ from cubebot.robot.errors import LinkError, RemoteError
 from cubebot.robot.link.client import LinkClient
 from cubebot.robot.link.protocol import BAD_CODE, NOT_PAIRED, SLOW_DOWN
 from cubebot.robot.link.tcp import (PAIR_BACKOFF_MAX_S, PAIR_BACKOFF_MIN_S, Pairing, TcpLinkServer, new_code,
-                                    open_tcp, parse_address)
+                                    open_tcp, parse_address, reachable_addresses)
 from tests.robot.link.fake_service import FakeService
 
 WAIT_S = 10.0
@@ -173,3 +173,49 @@ def test_the_brick_shows_its_name_port_and_code():
     one, other = pairing_screen("brick7", "482913", 7000), pairing_screen("brick7", "105577", 7000)
     assert one.info["screen"] == "pairing" and one.size == (WIDTH_PX, HEIGHT_PX)
     assert one.tobytes() != other.tobytes()          # the code is drawn
+
+
+def test_the_screens_show_name_addresses_and_the_code_large():
+    pytest.importorskip("PIL")
+    from cubebot.robot.ui.screens import MAX_ADDRESSES_SHOWN, PAIRING_CODE_SCALE, pairing_screen, ready_screen
+    from tests.robot.screen_support import shows
+    advert = ("brick7", ("192.168.1.23", "10.42.0.3", "172.16.0.9"), 7000, "482913")
+    ready = ready_screen(3, "solved, 21 moves, 51 s", True, advert)
+    pairing = pairing_screen("brick7", "482913", 7000, advert[1])
+    for image in (ready, pairing):
+        assert shows(image, "Name: brick7") and shows(image, "482 913", PAIRING_CODE_SCALE)
+        assert shows(image, "IP: 192.168.1.23:7000") and shows(image, "IP: 10.42.0.3:7000")
+        assert not shows(image, "172.16.0.9") and MAX_ADDRESSES_SHOWN == 2       # two lines at most
+        assert not shows(image, "482 914", PAIRING_CODE_SCALE)                  # the search tells codes apart
+    assert shows(ready, "Last: solved, 21 moves, 51 s") and shows(ready, "Cube on the table or ENTER.")
+    offline = ready_screen(2, None, False, ("brick7", (), 7000, "000111"))
+    assert shows(offline, "TCP port 7000 (no network)") and shows(offline, "000 111", PAIRING_CODE_SCALE)
+    assert not shows(ready_screen(3), "Pairing code:")                           # no TCP, no code
+
+
+def test_a_long_name_and_a_long_last_line_stay_above_the_footer():
+    pytest.importorskip("PIL")
+    from cubebot.robot.ui.screens import FOOTER_Y_PX, WIDTH_PX, ready_screen
+    advert = ("b" * 64, ("192.168.100.200", "10.42.0.3"), 65535, "123456")
+    image = ready_screen(3, "solved, 121 moves, 1234 s " + "x" * 60, True, advert)
+    band = image.crop((0, FOOTER_Y_PX - 2, WIDTH_PX, FOOTER_Y_PX - 1))
+    assert band.getextrema() == (0, 0)               # the footer's line is whole: nothing ran into it
+    blank = image.crop((0, FOOTER_Y_PX - 4, WIDTH_PX, FOOTER_Y_PX - 2)).convert("L")
+    assert blank.getextrema() == (255, 255)          # and the rows just above it are empty
+
+
+def test_the_addresses_a_laptop_can_reach():
+    assert reachable_addresses("192.168.1.23") == ["192.168.1.23"]     # bound to one: that one
+    found = reachable_addresses("0.0.0.0")
+    assert all(not a.startswith("127.") for a in found) and len(set(found)) == len(found)
+    for address in found:                       # each one is this machine's: a socket binds to it
+        probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            probe.bind((address, 0))
+        finally:
+            probe.close()
+    server = TcpLinkServer(FakeService(), "127.0.0.1", 0, pairing=Pairing(code="482913", name="brick7"))
+    try:
+        assert server.advert() == ("brick7", ("127.0.0.1",), server.address[1], "482913")
+    finally:
+        server.close(WAIT_S)
