@@ -29,7 +29,7 @@ from cubebot.robot.link.server import LinkServer
 TCP_PREFIX = "tcp://"
 DEFAULT_LISTEN_HOST = "0.0.0.0"       # the brick: every network (USB, Wi-Fi) when only a port is given
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")  # listening on every network: the screen lists each one's address
-SIOCGIFADDR = 0x8915                   # Linux ioctl: the IPv4 address of a network interface
+SIOCGIFADDR = 0x8915                   # Linux ioctl: the IPv4 address of a network interface (docs/references.md)
 IFNAMSIZ = 16                          # Linux: the longest interface name, its NUL included
 IFREQ_ADDR = slice(20, 24)             # the IPv4 address in the ioctl's struct ifreq (name, family, port)
 CODE_DIGITS = 6                        # the pairing code shown on the brick's screen

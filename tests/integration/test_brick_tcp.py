@@ -191,6 +191,23 @@ def test_the_app_on_the_virtual_brick_turns_the_cube_for_a_paired_laptop_only(tm
             service.wait(WAIT_S)
 
 
+def test_a_bad_address_is_a_usage_error_and_a_taken_port_a_fault_each_in_one_line(tmp_path):
+    import socket
+    app = [sys.executable, "-m", "cubebot", "run", "--sim", "--settings", str(tmp_path / "app.json"),
+           "--log-file", str(tmp_path / "app.log"), "--tcp"]
+    taken = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        for address, code, needle in (("host:99999", 2, "port 0..65535"),
+                                      ("127.0.0.1:{}".format(taken.getsockname()[1]), 1, "cannot listen on")):
+            out = subprocess.run(app + [address], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 universal_newlines=True, timeout=PROC_TIMEOUT_S)
+            assert out.returncode == code and out.stderr.count("\n") == 1 and needle in out.stderr, out.stderr
+    finally:
+        taken.close()
+
+
 def _unit_service():
     parser = configparser.ConfigParser(strict=False, interpolation=None)
     parser.optionxform = str
