@@ -5,8 +5,8 @@ browser on its page, made for a projector: the robot's state, timers, the
 net as the sensor reads it, the cube in 3D, the solution, Run/Scan/Stop and
 the lesson's runs. The robot is the simulated one in this process (--sim),
 or a brick over a serial link (--port, e.g. Bluetooth /dev/rfcomm0) or over
-TCP (--tcp, `cubebot serve --tcp` on the brick; type the pairing code its
-screen shows into the page, or pass --code). Ctrl-C ends it. See docs/classroom.md.
+TCP (--tcp, `cubebot run --tcp` or `cubebot serve --tcp` on the brick; type the
+pairing code its screen shows into the page, or pass --code). Ctrl-C ends it. See docs/classroom.md.
 """
 
 import os
@@ -32,7 +32,7 @@ def register(subparsers):
     robot.add_argument("--sim", action="store_true", help="the simulated robot, in this process")
     robot.add_argument("--port", metavar="DEVICE", help="a robot on a serial link (cubebot serve --port)")
     robot.add_argument("--tcp", type=arg_address(), metavar="HOST:PORT",
-                       help="a robot on TCP (cubebot serve --tcp), over USB networking or Wi-Fi")
+                       help="a robot on TCP (cubebot run/serve --tcp), over USB networking or Wi-Fi")
     parser.add_argument("--code", type=code_arg(), default=None,
                         help="--tcp: the pairing code on the brick's screen (or type it into the page)")
     parser.add_argument("--host", type=_host_arg(), default=DEFAULT_HOST,

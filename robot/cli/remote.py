@@ -1,7 +1,7 @@
 """`cubebot remote --port DEVICE [--json] ACTION`: drive and watch a robot over the link.
 
-DEVICE is a serial device, or tcp://HOST:PORT for a robot on `cubebot serve
---tcp` (--code gives its pairing code, needed to run, scan, stop and solve).
+DEVICE is a serial device, or tcp://HOST:PORT for a robot on `cubebot run
+--tcp` or `cubebot serve --tcp` (--code gives its pairing code, needed to run, scan, stop and solve).
 
 Actions: status, ping, run [--size N] [--seed S], scan, stop, solve STATE,
 last-scan, watch. `run` and `scan` follow the run's events until it ends;
@@ -27,7 +27,7 @@ def register(subparsers):
     parser = subparsers.add_parser("remote", help="drive and watch a robot over a serial link (cubebot serve)",
                                    description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", required=True, metavar="DEVICE",
-                        help="serial device, e.g. /dev/rfcomm0, or tcp://HOST:PORT (cubebot serve --tcp)")
+                        help="serial device, e.g. /dev/rfcomm0, or tcp://HOST:PORT (cubebot run/serve --tcp)")
     from cubebot.robot.cli.classroom import code_arg
     parser.add_argument("--code", type=code_arg(), default=None,
                         help="tcp://: the pairing code on the brick's screen (to move the robot)")
