@@ -67,6 +67,7 @@ SETTINGS = [
     ("move_timeout_s", 5.0, float, 0.1, 60.0),
     ("samples_per_facelet", 2, int, 1, 10),
     ("max_rescans", 2, int, 0, 10),
+    ("max_retries", 2, int, 0, 10),
     ("cube_present_cm", 8.0, float, 1.0, 100.0),
 ]
 
