@@ -24,7 +24,7 @@ per facelet), and it names each reading's colour by the nearest of the six
 colours as this cube's own scan saw them (chromaticity, brightness divided
 out). `check(...)` returns a CheckResult: ok when every facelet read has the
 colour of a solved cube; otherwise the facelets that disagree (index,
-expected, seen) and the slips that fit what was seen.
+expected, seen) and the slips that fit what was seen best.
 """
 
 from collections import namedtuple
@@ -44,7 +44,7 @@ Outcome.__doc__ = """A slip: the `twist`-th held turn (0-based) turned `quarters
 CheckResult = namedtuple("CheckResult", ["ok", "read", "wrong", "slips", "seconds", "faces"])
 CheckResult.__doc__ = """ok: every facelet read agrees with a solved cube; read: the number of
 facelets read; wrong: [(index, expected, seen)] of those that disagree; slips: the
-slip outcomes ((twist, quarters) pairs) that fit what was seen; seconds: robot time;
+slip outcomes ((twist, quarters) pairs) that fit what was seen best; seconds: robot time;
 faces: the cube-frame faces read."""
 
 
@@ -207,9 +207,11 @@ def check(mechanism, n, prepared, scan_state, scan_readings, stop=None):
     seen = dict((i, name_colour(scanner.readings[i], references)) for i in wanted)
     wrong = [(i, expected[i], seen[i]) for i in wanted if seen[i] != expected[i]]
     slips = []
-    if wrong:
-        slips = [(o.twist, o.quarters) for o in outcomes
-                 if all(o.state[i] == seen[i] for i in wanted)]
+    if wrong:               # the slips that fit the readings best (a reading may be misnamed)
+        misfit = dict(((o.twist, o.quarters), sum(1 for i in wanted if o.state[i] != seen[i]))
+                      for o in outcomes)
+        least = min(misfit.values())
+        slips = sorted(k for k, v in misfit.items() if v == least)
     return CheckResult(not wrong, len(wanted), wrong, slips, mechanism.now_s() - start,
                        prepared.faces), scanner.where
 
