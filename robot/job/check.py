@@ -202,7 +202,7 @@ def check(mechanism, n, prepared, scan_state, scan_readings, stop=None):
     expected, outcomes, wanted = prepared.expected, prepared.outcomes, prepared.wanted
     scanner = Scanner(mechanism, n, emit=None, stop=stop, where=prepared.end_where)
     scanner.read_facelets(set(wanted))
-    mechanism.move_arm_named("park")
+    mechanism.arm_in_and_release(mechanism.config.arm_park_deg)    # park and let go at once
     references = colour_references(scan_readings, scan_state)
     seen = dict((i, name_colour(scanner.readings[i], references)) for i in wanted)
     wrong = [(i, expected[i], seen[i]) for i in wanted if seen[i] != expected[i]]

@@ -142,13 +142,14 @@ def scan_job(robot, size, emit=None, stop=None, resolve=None):
 
 def _solve_and_plan(robot, size, state, where, budget, solve):
     """(plan, naive plan, move texts, compute CPU seconds): the candidate cheapest for the
-    mechanism (cubebot.robot.plan.choose, `solution_views` orientations) and the naive
+    mechanism (cubebot.robot.plan.choose, `solution_views_NxN` orientations) and the naive
     recipe on the solver's first solution of the cube as scanned (the baseline)."""
     from cubebot.robot.plan import choose, planner
     from cubebot.solver.moves import format_move
     model = TimeModel.from_config(robot.config)
     t0 = cpu_seconds()
-    choice = choose.choose(state, size, where, model, robot.config.solution_views, solve, budget)
+    views = getattr(robot.config, "solution_views_{0}x{0}".format(size), 1)
+    choice = choose.choose(state, size, where, model, views, solve, budget)
     compute = cpu_seconds() - t0
     naive = planner.plan_naive(choice.first, where, model, AWAY, size)
     return choice.plan, naive, [format_move(m) for m in choice.moves], compute
@@ -180,7 +181,7 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
     preparing = Background(checking.prepare, scan.state, scan.where, plan.actions, size)
     try:
         executor.run(plan, start_state=scan.state if robot.world is None else None,
-                     start_where=scan.where)
+                     start_where=scan.where, release=False)
     finally:
         prepared, prepare_cpu = preparing.join()
     turned = mech.now_s() - t0

@@ -68,7 +68,8 @@ SETTINGS = [
     ("samples_per_facelet", 2, int, 1, 10),
     ("max_rescans", 2, int, 0, 10),
     ("max_retries", 2, int, 0, 10),
-    ("solution_views", 1, int, 1, 24),
+    ("solution_views_2x2", 24, int, 1, 24),
+    ("solution_views_3x3", 1, int, 1, 24),
     ("cube_present_cm", 8.0, float, 1.0, 100.0),
 ]
 

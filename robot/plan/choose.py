@@ -8,9 +8,12 @@ rotation, solved through cubebot.solver.api.solve, and each move of that
 solution is renamed back to the face it turns on the cube as it lies
 (cubebot.solver.moves.rotated_faces), and checked on the state. Each view is
 one more solve, which costs compute on the brick (cubebot.robot.job.brick_time),
-so how many views are asked for is a setting (`solution_views`): the
-pipeline uses the identity only unless a configuration asks for more, and
-bench/robot.py shows what more views gain and cost.
+so how many views are asked for is a setting per size (`solution_views_2x2`,
+`solution_views_3x3`): a 2x2x2 solve is a few table lookups, so all 24 views
+are asked for; a 3x3x3 view is a kociemba search, which costs more on the
+brick than the turning it saves, so only the cube as it lies is solved unless
+a configuration asks for more. bench/robot.py shows what more views gain and
+cost.
 
 `choose(state, size, where, model, views, solve)` returns a Choice: the
 chosen moves and plan, the first solution (kociemba's first, the naive
