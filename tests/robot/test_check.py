@@ -93,3 +93,17 @@ def test_without_retries_a_slip_is_reported_not_solved():
     result = pipeline.run_job(robot, 3)
     assert not result["solved"] and not result["truly_solved"]
     assert "slip" in result["error"] and result["retries"] == 0
+
+
+def test_the_demo_exit_code_and_report_say_what_the_check_saw(tmp_path, capsys):
+    import json
+    from cubebot.robot.cli.main import main
+    assert main(["demo", "--seed", "21", "--fault", "slip", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["solved"] and result["retries"] == 1 and result["check"]["ok"]
+    config = tmp_path / "config.json"
+    config.write_text('{"max_retries": 0}')
+    assert main(["demo", "--seed", "21", "--fault", "slip", "--config", str(config)]) == 1
+    out = capsys.readouterr().out
+    assert "error: the check at the end saw a slip after 1 tries" in out
+    assert "a slip seen" in out and out.rstrip().splitlines()[-2] == "NOT solved"
