@@ -14,15 +14,20 @@ differs from the solved cube are known in advance. The check picks the
 cheapest set of faces to bring up (fewest flips, then the least table
 turning, through cubebot.robot.job.scan.face_route) on which every outcome
 differs somewhere, and within those faces a small set of facelets that still
-tells every outcome from solved (greedy set cover: the facelet that tells
-most of the outcomes not yet told first). Reading those facelets therefore
-catches every single slip. The face that is up after the last move costs no
+tells every outcome from solved, each by two facelets where it can (greedy
+set cover: the facelet that tells most of the outcomes not yet told twice
+first), so that one misread facelet does not hide a slip. Reading those
+facelets therefore catches every single slip. The face that is up after the last move costs no
 flip, so a check often reads only a few facelets of one or two faces.
 
 How it reads: with the scanner's rescan read (several displaced samples
 per facelet), and it names each reading's colour by the nearest of the six
 colours as this cube's own scan saw them (chromaticity, brightness divided
-out). `check(...)` returns a CheckResult: ok when every facelet read has the
+out, in units of each colour's spread in the scan). Two colours closer than
+DISTINCT_SPREADS spreads (a red and an orange on some sensors) are not
+trusted to tell a slip: the facelets are chosen among those where the slip
+shows as distinct colours, and a reading is a disagreement only when it is
+distinct from the solved colour. `check(...)` returns a CheckResult: ok when every facelet read has the
 colour of a solved cube; otherwise the facelets that disagree (index,
 expected, seen) and the slips that fit what was seen best.
 """
@@ -36,6 +41,9 @@ from cubebot.robot.machine import orientation
 from cubebot.robot.machine.frames import rotation_path
 
 SLIP_QUARTERS = (1, -1)        # a layer left a quarter turn over or short
+COVER_DEPTH = 2                # each slip is told by this many facelets read (where it can be)
+MIN_SPREAD = 0.01              # chromaticity: the least spread a colour's facelets are given
+DISTINCT_SPREADS = 3.0         # colours this many spreads apart are told apart reliably
 
 Outcome = namedtuple("Outcome", ["twist", "quarters", "state"])
 Outcome.__doc__ = """A slip: the `twist`-th held turn (0-based) turned `quarters` more than planned;
@@ -90,16 +98,25 @@ def slip_outcomes(start_state, start_where, actions, n):
     return expected, outcomes, end_where
 
 
-def _differences(expected, outcomes):
-    return [set(i for i, (a, b) in enumerate(zip(expected, o.state)) if a != b) for o in outcomes]
+def _differences(expected, outcomes, references=None):
+    """Per outcome, the facelets where it differs from `expected`: where the two colours
+    are `distinct` if that leaves any, else wherever they differ."""
+    out = []
+    for o in outcomes:
+        plain = set(i for i, (a, b) in enumerate(zip(expected, o.state)) if a != b)
+        told = plain if references is None else set(
+            i for i in plain if distinct(expected[i], o.state[i], references))
+        out.append(told or plain)
+    return out
 
 
-def choose_reads(expected, outcomes, where, n):
+def choose_reads(expected, outcomes, where, n, references=None):
     """(faces, facelets): the cheapest faces to bring up from `where` and the facelets on
-    them (cube-frame indices) that tell every outcome from `expected`."""
+    them (cube-frame indices) that tell every outcome from `expected` (with `references`,
+    by colours that are `distinct`)."""
     from cubebot.robot.job.scan import face_route
     nn = n * n
-    diffs = _differences(expected, outcomes)
+    diffs = _differences(expected, outcomes, references)
     best = None
     faces_all = orientation.ROBOT_FACES
     covering = []          # masks that cover: their supersets cost at least as much
@@ -133,17 +150,22 @@ def _shortest(q):
 
 
 def _cover(diffs, allowed):
-    """A small set of facelets in `allowed` meeting every difference set (greedy)."""
-    left = [d & allowed for d in diffs]
+    """A small set of facelets in `allowed` meeting every difference set COVER_DEPTH times
+    (greedy; as often as it has facelets there if fewer), so that one misread facelet
+    cannot hide a slip."""
+    need = [min(COVER_DEPTH, len(d & allowed)) for d in diffs]
+    sets = [d & allowed for d in diffs]
     chosen = []
-    while left:
+    while any(need):
         counts = {}
-        for d in left:
-            for i in d:
-                counts[i] = counts.get(i, 0) + 1
+        for d, k in zip(sets, need):
+            if k:
+                for i in d:
+                    if i not in chosen:
+                        counts[i] = counts.get(i, 0) + 1
         pick = max(sorted(counts), key=lambda i: counts[i])
         chosen.append(pick)
-        left = [d for d in left if pick not in d]
+        need = [k - 1 if k and pick in d else k for d, k in zip(sets, need)]
     return sorted(chosen)
 
 
@@ -164,51 +186,70 @@ def _chroma(rgb):
 
 
 def colour_references(readings, state):
-    """{label: mean chromaticity} over the scan's facelets of each label."""
-    sums = {}
+    """{label: (mean chromaticity, spread)} over the scan's facelets of each label; the
+    spread is the RMS distance of its facelets from the mean (at least MIN_SPREAD)."""
+    groups = {}
     for samples, label in zip(readings, state):
-        if not samples:
-            continue
-        c = _chroma(_combined(samples))
-        acc = sums.setdefault(label, [0.0, 0.0, 0.0, 0])
-        for k in range(3):
-            acc[k] += c[k]
-        acc[3] += 1
-    return dict((label, [v[k] / v[3] for k in range(3)]) for label, v in sums.items())
+        if samples:
+            groups.setdefault(label, []).append(_chroma(_combined(samples)))
+    refs = {}
+    for label, points in groups.items():
+        mean = [sum(p[k] for p in points) / len(points) for k in range(3)]
+        rms = (sum(_distance(p, mean) ** 2 for p in points) / len(points)) ** 0.5
+        refs[label] = (mean, max(MIN_SPREAD, rms))
+    return refs
+
+
+def _distance(a, b):
+    return sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
+
+
+def distinct(a, b, references):
+    """True if colours a and b are told apart reliably: their means lie DISTINCT_SPREADS
+    times their spreads apart (a red and an orange under warm light may not be)."""
+    if a == b:
+        return False
+    (ma, sa), (mb, sb) = references[a], references[b]
+    return _distance(ma, mb) >= DISTINCT_SPREADS * (sa + sb)
 
 
 def name_colour(samples, references):
-    """The label whose reference is nearest to these samples' chromaticity."""
+    """The label whose reference is nearest to these samples' chromaticity, in units of
+    each reference's spread."""
     c = _chroma(_combined(samples))
-    return min(sorted(references), key=lambda label: sum(
-        (a - b) ** 2 for a, b in zip(c, references[label])))
+    return min(sorted(references), key=lambda label: _distance(c, references[label][0])
+               / references[label][1])
 
 
-Prepared = namedtuple("Prepared", ["expected", "outcomes", "end_where", "faces", "wanted"])
+Prepared = namedtuple("Prepared", ["expected", "outcomes", "end_where", "faces", "wanted",
+                                   "references"])
 
 
-def prepare(scan_state, scan_where, actions, n):
+def prepare(scan_state, scan_where, actions, n, scan_readings=None):
     """What the check will read after `actions`: computed before the moves run (it is
-    compute, and on the robot it can run while the cube turns)."""
+    compute, and on the robot it runs while the cube turns). With the scan's readings,
+    a facelet tells a slip only where the two colours are `distinct` in this scan."""
     expected, outcomes, end_where = slip_outcomes(scan_state, scan_where, actions, n)
-    faces, wanted = choose_reads(expected, outcomes, end_where, n)
-    return Prepared(expected, outcomes, end_where, faces, wanted)
+    references = colour_references(scan_readings, scan_state) if scan_readings else None
+    faces, wanted = choose_reads(expected, outcomes, end_where, n, references)
+    return Prepared(expected, outcomes, end_where, faces, wanted, references)
 
 
-def check(mechanism, n, prepared, scan_state, scan_readings, stop=None):
-    """Read what `prepare` picked; (CheckResult, orientation after reading)."""
+def check(mechanism, n, prepared, stop=None):
+    """Read what `prepare` picked; (CheckResult, orientation after reading). A facelet read
+    as a colour that is not `distinct` from the solved one counts as agreeing."""
     from cubebot.robot.job.scan import Scanner
     start = mechanism.now_s()
     expected, outcomes, wanted = prepared.expected, prepared.outcomes, prepared.wanted
+    references = prepared.references
     scanner = Scanner(mechanism, n, emit=None, stop=stop, where=prepared.end_where)
     scanner.read_facelets(set(wanted))
     mechanism.arm_in_and_release(mechanism.config.arm_park_deg)    # park and let go at once
-    references = colour_references(scan_readings, scan_state)
     seen = dict((i, name_colour(scanner.readings[i], references)) for i in wanted)
-    wrong = [(i, expected[i], seen[i]) for i in wanted if seen[i] != expected[i]]
+    wrong = [(i, expected[i], seen[i]) for i in wanted if distinct(seen[i], expected[i], references)]
     slips = []
     if wrong:               # the slips that fit the readings best (a reading may be misnamed)
-        misfit = dict(((o.twist, o.quarters), sum(1 for i in wanted if o.state[i] != seen[i]))
+        misfit = dict(((o.twist, o.quarters), sum(1 for i in wanted if distinct(o.state[i], seen[i], references)))
                       for o in outcomes)
         least = min(misfit.values())
         slips = sorted(k for k, v in misfit.items() if v == least)

@@ -178,7 +178,7 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
     mech = robot.mechanism
     t0 = mech.now_s()
     executor = Executor(mech, stop=stop, emit=emit, world=robot.world, debug=robot.debug)
-    preparing = Background(checking.prepare, scan.state, scan.where, plan.actions, size)
+    preparing = Background(checking.prepare, scan.state, scan.where, plan.actions, size, scan.readings)
     try:
         executor.run(plan, start_state=scan.state if robot.world is None else None,
                      start_where=scan.where, release=False)
@@ -196,7 +196,7 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
     check_stop(stop)
     emit("state", {"state": "checking"})
     try:
-        found, _ = checking.check(mech, size, prepared, scan.state, scan.readings, stop=stop)
+        found, _ = checking.check(mech, size, prepared, stop=stop)
     except BaseException:
         mech.release()
         raise

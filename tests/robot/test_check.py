@@ -33,8 +33,8 @@ def _run_with_slip(robot, scan, plan, size, slip):
     if slip is not None:
         world.slip_at(slip[0] + 1, slip[1])
     Executor(robot.mechanism).run(plan, start_where=scan.where)
-    prepared = checking.prepare(scan.state, scan.where, plan.actions, size)
-    found, _ = checking.check(robot.mechanism, size, prepared, scan.state, scan.readings)
+    prepared = checking.prepare(scan.state, scan.where, plan.actions, size, scan.readings)
+    found, _ = checking.check(robot.mechanism, size, prepared)
     robot.mechanism.release()
     return found
 
