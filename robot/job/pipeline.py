@@ -177,10 +177,13 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
     emit("state", {"state": "turning"})
     mech = robot.mechanism
     t0 = mech.now_s()
-    executor = Executor(mech, stop=stop, emit=emit, world=robot.world, debug=robot.debug)
+    # The simulated world's own checks (debug) hold in the frame of the first scan only: a
+    # rescan after a slip starts a new cube frame.
+    world = robot.world if not result["retries"] else None
+    executor = Executor(mech, stop=stop, emit=emit, world=world, debug=robot.debug)
     preparing = Background(checking.prepare, scan.state, scan.where, plan.actions, size, scan.readings)
     try:
-        executor.run(plan, start_state=scan.state if robot.world is None else None,
+        executor.run(plan, start_state=scan.state if world is None else None,
                      start_where=scan.where, release=False)
     finally:
         prepared, prepare_cpu = preparing.join()
