@@ -42,7 +42,7 @@ def register(subparsers):
                         help="colour sensor noise (default moderate, like a real sensor)")
     parser.add_argument("--budget", type=arg_seconds(0, _max_budget_s()), default=None,
                         help="solver time budget in seconds (3x3x3: more time, more candidates)")
-    parser.add_argument("--fault", choices=("dead-sensor", "stuck-table"), default=None,
+    parser.add_argument("--fault", choices=("dead-sensor", "stuck-table", "slip"), default=None,
                         help="inject a fault into the simulated robot (to see how a run fails)")
     parser.add_argument("--virtual-brick", action="store_true",
                         help="drive the simulated cube through python-ev3dev2 on a virtual brick "
@@ -80,10 +80,15 @@ def report(result, color):
     if result.get("moves"):
         lines.append("solution ({} moves): {}".format(len(result["moves"]), " ".join(result["moves"])))
         lines.append("actions: " + ", ".join("{} {}".format(result["actions"][k], k) for k in act.KINDS))
-    lines.append("estimated robot time: scan {}, compute {}, turning {}, total {}".format(
+    lines.append("estimated robot time: scan {}, compute {}, turning {}, check {}, total {}".format(
         _seconds(result.get("scan_seconds", 0.0)).strip(),
         _range(result, "compute"), _seconds(result.get("turn_seconds", 0.0)).strip(),
-        _range(result, "total")))
+        _seconds(result.get("check_seconds", 0.0)).strip(), _range(result, "total")))
+    if result.get("check"):
+        lines.append("check at the end: {} facelets read, {}{}".format(
+            result["check"]["read"], "all as solved" if result["check"]["ok"] else "a slip seen",
+            "" if not result.get("retries") else "; {} slip(s) caught earlier, the cube rescanned and "
+            "solved again".format(result["retries"])))
     if result.get("naive_seconds"):
         lines.append("turning as planned {}; the naive planner would take {}".format(
             _seconds(result["planned_seconds"]).strip(), _seconds(result["naive_seconds"]).strip()))

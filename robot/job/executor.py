@@ -46,11 +46,14 @@ class Executor(object):
         else:
             raise RobotError("unknown action kind {!r}: use flip, rotate or twist".format(action.kind))
 
-    def run(self, plan, start_state=None, start_where=None):
+    def run(self, plan, start_state=None, start_where=None, release=True):
         """Perform `plan`; return True if the world (if any) ends as promised.
 
         start_state: the cube-frame state before the run (for the checks);
         start_where: the orientation before it (default: the world's).
+        release: leave the cube free at the end (False: the flipper stays where
+        the last action left it, for a check that flips next; any error still
+        releases).
         """
         if start_state is None and self.world is not None:
             start_state = self.world.state()
@@ -74,7 +77,8 @@ class Executor(object):
                 if self.debug:
                     self._check(expected, where, "after action {} ({})".format(
                         i + 1, act.format_action(action)))
-            self.mech.release()
+            if release:
+                self.mech.release()
         except BaseException:
             self.mech.release()
             raise

@@ -17,8 +17,13 @@
   facelets), rescans, planned_seconds and naive_seconds (the plan's and the
   naive planner's estimates in the same time model);
   on an unresolvable scan: solved false, doubtful (facelets), error.
-Events (docs/architecture.md): state, scan_progress, solution,
-move_progress, finished.
+Events (docs/architecture.md): state (scanning, solving, turning,
+checking), scan_progress, solution, move_progress, check, retry, finished.
+`solved` is what the check at the end read (cubebot.robot.job.check):
+true only when every facelet it read agrees with a solved cube; `check`
+{ok, read, wrong}, check_seconds (robot clock, in the total) and retries
+(runs started again after a slip) report it; on a simulated robot
+`truly_solved` is the world's own answer, for the benches.
 """
 
 import time
@@ -44,6 +49,34 @@ class Robot(object):
         self.debug = debug
         self.last_scan = None
         self.last_readings = None
+
+
+class Background(object):
+    """fn(*args) in a thread (pure computation: it never touches the mechanism);
+    join() -> (its result, its CPU seconds). Its exception, if any, is raised by join()."""
+
+    def __init__(self, fn, *args):
+        import threading
+        self._box = {}
+
+        def work():
+            clock = getattr(time, "thread_time", time.process_time)
+            t0 = clock()
+            try:
+                self._box["result"] = fn(*args)
+            except BaseException as exc:       # handed to the joining thread
+                self._box["error"] = exc
+            self._box["cpu"] = clock() - t0
+
+        self._thread = threading.Thread(target=work, name="cubebot-prepare")
+        self._thread.daemon = True
+        self._thread.start()
+
+    def join(self):
+        self._thread.join()
+        if "error" in self._box:
+            raise self._box["error"]
+        return self._box["result"], self._box["cpu"]
 
 
 def cpu_seconds():
@@ -85,7 +118,7 @@ def _scan(robot, size, emit, stop, resolve):
             raise RobotError("no cube on the table: the proximity sensor sees nothing nearer than "
                              "{} cm".format(robot.config.cube_present_cm))
         result = Scanner(mech, size, emit=emit, stop=stop).scan(timed_resolve, profile=robot.profile)
-        mech.move_arm_named("park")
+        # The arm stays half-way, clear of the flipper: the moves need it no further out.
     except BaseException:
         mech.release()
         raise
@@ -98,6 +131,9 @@ def scan_job(robot, size, emit=None, stop=None, resolve=None):
     """Scan only: {"size", "state" (or None), "doubtful", "rescans", "scan_seconds"}."""
     emit = _emit_fn(emit)
     result, seconds, _ = _scan(robot, size, emit, stop, resolve)
+    t0 = robot.mechanism.now_s()
+    robot.mechanism.move_arm_named("park")
+    seconds += robot.mechanism.now_s() - t0
     out = {"size": size, "state": result.state, "doubtful": result.doubtful,
            "rescans": result.rescans, "scan_seconds": round(seconds, 3)}
     emit("finished", out)
@@ -105,67 +141,141 @@ def scan_job(robot, size, emit=None, stop=None, resolve=None):
 
 
 def _solve_and_plan(robot, size, state, where, budget, solve):
-    from cubebot.robot.plan import planner
+    """(plan, naive plan, move texts, compute CPU seconds): the candidate cheapest for the
+    mechanism (cubebot.robot.plan.choose, `solution_views_NxN` orientations) and the naive
+    recipe on the solver's first solution of the cube as scanned (the baseline)."""
+    from cubebot.robot.plan import choose, planner
     from cubebot.solver.moves import format_move
-    if solve is None:
-        from cubebot.solver.api import solve
     model = TimeModel.from_config(robot.config)
     t0 = cpu_seconds()
-    solution = solve(state, size=size, budget=budget)
-    candidates = list(solution.candidates) if solution.candidates else [solution.moves]
-    best = planner.choose_fastest(candidates, where, model, AWAY, size)
-    plan = planner.plan(best, where, model, AWAY, size)
+    views = getattr(robot.config, "solution_views_{0}x{0}".format(size), 1)
+    choice = choose.choose(state, size, where, model, views, solve, budget)
     compute = cpu_seconds() - t0
-    naive = planner.plan_naive(best, where, model, AWAY, size)
-    return plan, naive, [format_move(m) for m in best], compute
+    naive = planner.plan_naive(choice.first, where, model, AWAY, size)
+    return choice.plan, naive, [format_move(m) for m in choice.moves], compute
 
 
-def run_job(robot, size, emit=None, stop=None, budget=None, solve=None, resolve=None):
-    """The whole job; see the module docstring. Raises Stopped on a stop request."""
-    from cubebot.robot.machine.actions import counts
-    emit = _emit_fn(emit)
-    truth = robot.world.state() if robot.world is not None else None
+def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
+    """One scan -> solve -> turn -> check; adds its times to `result`. Returns
+    (scan, plan or None, moves, check result or None)."""
+    from cubebot.robot.job import check as checking
     scan, scan_s, resolve_s = _scan(robot, size, emit, stop, resolve)
-    result = {"size": size, "scan_seconds": round(scan_s, 3), "rescans": scan.rescans,
-              "state": scan.state}
+    result["scan_seconds"] += scan_s
+    result["rescans"] += scan.rescans
+    result["state"] = scan.state
     if scan.state is None:
-        result.update({"solved": False, "doubtful": scan.doubtful, "moves": [], "flips": 0,
-                       "actions": counts([]), "compute_seconds": 0.0, "turn_seconds": 0.0,
-                       "total_seconds": round(scan_s, 3),
-                       "error": "the scan did not resolve after {} rescans: {} facelets in doubt".format(
-                           scan.rescans, len(scan.doubtful))})
-        emit("finished", result)
-        return result
+        return scan, None, [], None
     check_stop(stop)
     emit("state", {"state": "solving"})
     plan, naive, moves, compute = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
     brick = robot.brick_time(compute, resolve_s)
-    compute_s = brick.central
+    result["compute_seconds"] += brick.central
+    result["compute_low"] += brick.low
+    result["compute_high"] += brick.high
     emit("solution", {"moves": moves, "state": scan.state})
     check_stop(stop)
     emit("state", {"state": "turning"})
     mech = robot.mechanism
     t0 = mech.now_s()
-    executor = Executor(mech, stop=stop, emit=emit, world=robot.world, debug=robot.debug)
-    ok = executor.run(plan, start_state=scan.state if robot.world is None else None,
-                      start_where=scan.where)
-    turn_s = mech.now_s() - t0
-    solved = ok and (robot.world.is_solved() if robot.world is not None else True)
-    tally = counts(plan.actions)
+    # The simulated world's own checks (debug) hold in the frame of the first scan only: a
+    # rescan after a slip starts a new cube frame.
+    world = robot.world if not result["retries"] else None
+    executor = Executor(mech, stop=stop, emit=emit, world=world, debug=robot.debug)
+    preparing = Background(checking.prepare, scan.state, scan.where, plan.actions, size, scan.readings)
+    try:
+        executor.run(plan, start_state=scan.state if world is None else None,
+                     start_where=scan.where, release=False)
+    finally:
+        prepared, prepare_cpu = preparing.join()
+    turned = mech.now_s() - t0
+    result["turn_seconds"] += turned
+    # The check's preparation ran while the cube turned: only what outlasts the turning counts.
+    prepare_brick = robot.brick_time(prepare_cpu, 0.0)
+    result["overlapped_seconds"] += min(prepare_brick.central, turned)
+    excess = max(0.0, prepare_brick.central - turned)
+    result["compute_seconds"] += excess
+    result["compute_low"] += excess
+    result["compute_high"] += excess
+    check_stop(stop)
+    emit("state", {"state": "checking"})
+    try:
+        found, _ = checking.check(mech, size, prepared, stop=stop)
+    except BaseException:
+        mech.release()
+        raise
+    mech.release()
+    result["check_seconds"] += found.seconds
+    emit("check", checking.payload(found, moves))
+    return scan, (plan, naive), moves, found
+
+
+def run_job(robot, size, emit=None, stop=None, budget=None, solve=None, resolve=None):
+    """The whole job; see the module docstring. Raises Stopped on a stop request.
+
+    After the moves the cube is checked (cubebot.robot.job.check); a check that
+    sees a slip starts again from a full scan, at most `max_retries` times
+    (config), each announced by a "retry" event."""
+    from cubebot.robot.machine.actions import counts
+    emit = _emit_fn(emit)
+    result = {"size": size, "scan_seconds": 0.0, "rescans": 0, "compute_seconds": 0.0,
+              "compute_low": 0.0, "compute_high": 0.0, "turn_seconds": 0.0, "check_seconds": 0.0,
+              "overlapped_seconds": 0.0,
+              "retries": 0, "state": None}
+    first = None
+    tally = counts([])
+    moves = []
+    while True:
+        truth = robot.world.state() if robot.world is not None else None
+        scan, plans, moves, found = _attempt(robot, size, emit, stop, budget, solve, resolve, result)
+        if plans is not None:
+            if first is None:
+                first = plans
+            for kind, k in counts(plans[0].actions).items():
+                tally[kind] += k
+        if scan.state is None or found.ok or result["retries"] >= robot.config.max_retries:
+            break
+        result["retries"] += 1
+        emit("retry", {"try": result["retries"] + 1, "of": robot.config.max_retries + 1,
+                       "reason": "the check saw a slip: {}".format(
+                           "; ".join(checking_text(found)))})
+    low, high = result.pop("compute_low"), result.pop("compute_high")
+    fixed = result["scan_seconds"] + result["turn_seconds"] + result["check_seconds"]
+    total = fixed + result["compute_seconds"]
+    for key in ("scan_seconds", "compute_seconds", "turn_seconds", "check_seconds",
+                "overlapped_seconds"):
+        result[key] = round(result[key], 3)
+    result.update({"moves": moves, "flips": tally["flip"], "actions": tally,
+                   "total_seconds": round(total, 3)})
+    if scan.state is None:
+        result.update({"solved": False, "doubtful": scan.doubtful,
+                       "error": "the scan did not resolve after {} rescans: {} facelets in doubt".format(
+                           scan.rescans, len(scan.doubtful))})
+        emit("finished", result)
+        return result
+    plan, naive = first
     result.update({
-        "solved": bool(solved), "moves": moves, "flips": tally["flip"], "actions": tally,
-        "compute_seconds": round(compute_s, 3), "turn_seconds": round(turn_s, 3),
-        "total_seconds": round(scan_s + compute_s + turn_s, 3),
-        "compute_range_seconds": [round(brick.low, 3), round(brick.high, 3)],
-        "total_range_seconds": [round(scan_s + brick.low + turn_s, 3),
-                                round(scan_s + brick.high + turn_s, 3)],
+        "solved": bool(found.ok),
+        "check": {"ok": bool(found.ok), "read": found.read, "wrong": len(found.wrong)},
+        "compute_range_seconds": [round(low, 3), round(high, 3)],
+        "total_range_seconds": [round(fixed + low, 3), round(fixed + high, 3)],
         "planned_seconds": round(plan.seconds, 3), "naive_seconds": round(naive.seconds, 3),
         "naive_flips": counts(naive.actions)["flip"],
     })
-    if not solved:
-        result["error"] = _why_not_solved(truth, scan.state, robot.world, size)
+    if robot.world is not None:
+        result["truly_solved"] = bool(robot.world.is_solved())
+    if not found.ok:
+        result["error"] = "the check at the end saw a slip after {} tries: {}".format(
+            result["retries"] + 1, "; ".join(checking_text(found)))
+        if robot.world is not None and robot.world.faults:
+            result["error"] += " (" + _why_not_solved(truth, scan.state, robot.world, size) + ")"
     emit("finished", result)
     return result
+
+
+def checking_text(found):
+    """What a failed check saw, as short phrases."""
+    seen = ["facelet {} reads {} (solved: {})".format(i, s, e) for i, e, s in found.wrong[:3]]
+    return seen or ["nothing"]
 
 
 def _why_not_solved(truth, scanned, world, size):

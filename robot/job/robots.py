@@ -32,7 +32,8 @@ SIM_NOISE = "moderate"        # the simulated colour sensor's noise (like a real
 SCRAMBLE_MOVES = {2: 20, 3: 30}   # face turns of a simulated cube's scramble, by size
 SENSOR_SEED_OFFSET = 1000003      # separates the sensor's random stream from the scramble's
 STUCK_TABLE_DEG = 60              # sim: where a stuck table jams (motor degrees into a move)
-FAULTS = ("dead-sensor", "stuck-table")
+SLIP_AT_HELD_TURN = 5          # the "slip" fault: this held turn of the run leaves its layer a quarter off
+FAULTS = ("dead-sensor", "stuck-table", "slip")
 
 
 class OpenRobot(object):
@@ -97,7 +98,9 @@ def open_backend(kind, config, state=None, seed=0, screen=None, missing=(),
     plugged in (virtual brick fault injection); `fault` is one of FAULTS:
     "dead-sensor" (sim: every reading the same grey; virtual brick: the
     sensor is unplugged) or "stuck-table" (sim: the table jams part-way into
-    its first turn; virtual brick: its motor is blocked). Raises
+    its first turn; virtual brick: its motor is blocked) or "slip" (both: the
+    SLIP_AT_HELD_TURN-th held turn leaves its layer a quarter turn off, once,
+    which only the check at the end can see). Raises
     DeviceMissing, or with `missing_ok` leaves missing devices None and lists
     them in hw.missing. pace: the sim's simulated seconds per real second
     (cubebot.robot.hw.sim.backend.SimClock; None: as fast as it computes)."""
@@ -106,6 +109,8 @@ def open_backend(kind, config, state=None, seed=0, screen=None, missing=(),
         from cubebot.robot.hw.ev3.backend import make_hardware
         return OpenRobot(kind, make_hardware(config, screen=screen, missing_ok=missing_ok))
     world = world if world is not None else make_world(config, state, seed, noise)
+    if fault == "slip":
+        world.slip_at(SLIP_AT_HELD_TURN)
     if kind == SIM:
         from cubebot.robot.hw.sim.backend import make_sim_hardware
         hw = make_sim_hardware(config, world, pace=pace)

@@ -1,7 +1,9 @@
 """The mechanism's numbers: ports, gearing, speeds, positions, settle times.
 
-Defaults are those of David Gilday's MINDCUB3R as used by the ev3dev port
-(see docs/robot.md). Units are in the names: `_deg` motor degrees (encoder
+Positions are those of David Gilday's MINDCUB3R as used by the ev3dev port;
+speeds and settling times are chosen within what the EV3 motors hold under
+load, and the time model's basis is in docs/robot.md ("The time model and
+its basis"); `cubebot calibrate` measures them on a real robot. Units are in the names: `_deg` motor degrees (encoder
 counts; the table is geared, `table_gear_ratio` motor degrees per cube
 degree), `_dps` motor degrees per second, `_s` seconds, `_cm` centimetres.
 
@@ -43,27 +45,31 @@ SETTINGS = [
     ("color_port", "in3", "port_in", None, None),
     ("proximity_port", "in4", "port_in", None, None),
     ("table_gear_ratio", 3, int, 1, 12),
-    ("table_speed_dps", 900, int, 50, LARGE_MOTOR_MAX_DPS),
+    ("table_speed_dps", 750, int, 50, LARGE_MOTOR_MAX_DPS),
     ("table_overshoot_deg", 18, int, 0, 60),
-    ("scan_table_speed_dps", 900, int, 50, LARGE_MOTOR_MAX_DPS),
+    ("scan_table_speed_dps", 750, int, 50, LARGE_MOTOR_MAX_DPS),
     ("flipper_speed_dps", 600, int, 50, LARGE_MOTOR_MAX_DPS),
     ("flipper_away_deg", 0, int, FLIPPER_RANGE_DEG[0], FLIPPER_RANGE_DEG[1]),
     ("flipper_hold_deg", 85, int, FLIPPER_RANGE_DEG[0], FLIPPER_RANGE_DEG[1]),
     ("flipper_flip_deg", 190, int, FLIPPER_RANGE_DEG[0], FLIPPER_RANGE_DEG[1]),
-    ("arm_speed_dps", 1200, int, 50, MEDIUM_MOTOR_MAX_DPS),
+    ("arm_speed_dps", 1000, int, 50, MEDIUM_MOTOR_MAX_DPS),
     ("arm_park_deg", 0, int, ARM_RANGE_DEG[0], ARM_RANGE_DEG[1]),
     ("arm_centre_deg", -750, int, ARM_RANGE_DEG[0], ARM_RANGE_DEG[1]),
     ("arm_edge_deg", -660, int, ARM_RANGE_DEG[0], ARM_RANGE_DEG[1]),
     ("arm_corner_deg", -595, int, ARM_RANGE_DEG[0], ARM_RANGE_DEG[1]),
     ("arm_corner_2x2_deg", -650, int, ARM_RANGE_DEG[0], ARM_RANGE_DEG[1]),
     ("arm_half_deg", -400, int, ARM_RANGE_DEG[0], ARM_RANGE_DEG[1]),
-    ("settle_s", 0.04, float, 0.0, 2.0),
+    ("settle_s", 0.05, float, 0.0, 2.0),
+    ("flip_settle_s", 0.15, float, 0.0, 2.0),
     ("homing_flipper_speed_dps", -50, int, -LARGE_MOTOR_MAX_DPS, -1),
     ("homing_arm_speed_dps", 500, int, 1, MEDIUM_MOTOR_MAX_DPS),
     ("homing_timeout_s", 10.0, float, 0.5, 60.0),
     ("move_timeout_s", 5.0, float, 0.1, 60.0),
     ("samples_per_facelet", 2, int, 1, 10),
     ("max_rescans", 2, int, 0, 10),
+    ("max_retries", 2, int, 0, 10),
+    ("solution_views_2x2", 24, int, 1, 24),
+    ("solution_views_3x3", 1, int, 1, 24),
     ("cube_present_cm", 8.0, float, 1.0, 100.0),
 ]
 

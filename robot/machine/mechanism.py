@@ -75,6 +75,8 @@ class Mechanism(object):
         self._clear_arm()
         cfg = self.config
         self._move(self.hw.flipper, cfg.flipper_flip_deg, cfg.flipper_speed_dps)
+        if cfg.flip_settle_s:
+            self.hw.clock.sleep_s(cfg.flip_settle_s)      # the tipped cube falls onto the table
         self._move(self.hw.flipper, cfg.flipper_hold_deg, cfg.flipper_speed_dps)
         self.counts["flip"] += 1
 

@@ -5,10 +5,14 @@ Every motor move of D motor degrees at speed V deg/s takes
     D / V + settle_s
 
 seconds: the cruise time plus one fixed `settle_s` that stands for ramping
-up, ramping down and the settling of the cube (a simple trapezoid whose ramps
-are folded into a constant). See `motor_seconds`. Each leg of a two-leg
-stroke (the flip's push out and back, the twist's overshoot and return)
-settles, as cubebot.robot.machine.mechanism moves the motors.
+up, ramping down, the motor's position hold settling and the command round
+trip over sysfs (a trapezoid whose ramps are folded into a constant). See
+`motor_seconds`. Each leg of a two-leg stroke (the flip's push out and
+back, the twist's overshoot and return) settles, as
+cubebot.robot.machine.mechanism moves the motors. A flip also waits
+`flip_settle_s` between its legs while the tipped cube falls onto the
+table: with it, a flip is the slowest quarter-turn action, as on the real
+mechanism (docs/robot.md, "The time model and its basis").
 
 The flipper has two resting states, AWAY (flipper_away_deg, clear of the cube)
 and HOLD (flipper_hold_deg, pressing on the upper layers):
@@ -19,7 +23,8 @@ and HOLD (flipper_hold_deg, pressing on the upper layers):
            The table turns the bottom layer the short way, plus
            table_overshoot_deg, then returns by the overshoot (two motor
            moves). Ends HOLD, so consecutive twists keep holding.
-  flip     the flipper goes from where it is to flipper_flip_deg and back to
+  flip     the flipper goes from where it is to flipper_flip_deg, waits
+           flip_settle_s for the cube to land, and goes back to
            flipper_hold_deg (two motor moves). Ends HOLD.
 
 All the seconds come from the configuration (`TimeModel.from_config`); the
@@ -38,7 +43,7 @@ CUBE_DEGREES_PER_QUARTER = 90
 CONFIG_FIELDS = (
     "table_gear_ratio", "table_speed_dps", "table_overshoot_deg",
     "flipper_speed_dps", "flipper_away_deg", "flipper_hold_deg", "flipper_flip_deg",
-    "settle_s",
+    "settle_s", "flip_settle_s",
 )
 
 
@@ -103,6 +108,7 @@ class TimeModel(object):
         flip_v = config.flipper_speed_dps
         away, hold, flip_pos = config.flipper_away_deg, config.flipper_hold_deg, config.flipper_flip_deg
         settle = config.settle_s
+        tumble = config.flip_settle_s
         quarter_deg = CUBE_DEGREES_PER_QUARTER * ratio
 
         def table(q):
@@ -111,7 +117,7 @@ class TimeModel(object):
         rotate_s = [0.0] + [motor_seconds(table(q), table_v, settle) for q in (1, 2, 3)]
         twist_s = [0.0] + [motor_seconds(table(q) + overshoot, table_v, settle)
                            + motor_seconds(overshoot, table_v, settle) for q in (1, 2, 3)]
-        back = motor_seconds(flip_pos - hold, flip_v, settle)
+        back = motor_seconds(flip_pos - hold, flip_v, settle) + tumble
         flip_s = {
             AWAY: motor_seconds(flip_pos - away, flip_v, settle) + back,
             HOLD: motor_seconds(flip_pos - hold, flip_v, settle) + back,

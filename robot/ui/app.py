@@ -124,7 +124,7 @@ class View(object):
         self.facelets = "".join(live)
 
     def on_event(self, name, payload):
-        if name == "state" and payload.get("state") in ("scanning", "solving", "turning"):
+        if name == "state" and payload.get("state") in ("scanning", "solving", "turning", "checking"):
             self.stage = payload["state"]
             if self.stage != "scanning":
                 self.done = self.total = 0

@@ -19,7 +19,7 @@ CLEAR_HOME = "\x1b[H"             # cursor to the top left
 CLEAR_LINE_END = "\x1b[K"
 CLEAR_BELOW = "\x1b[J"
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
-ACTIVE_STATES = ("scanning", "solving", "turning")
+ACTIVE_STATES = ("scanning", "solving", "turning", "checking")
 
 
 def progress_bar(done, total, width=BAR_WIDTH):
@@ -38,10 +38,13 @@ def summary(result):
     moves = result.get("moves") or []
     if "turn_seconds" not in result:
         return "scanned ({} rescans) in {:.1f} s".format(result.get("rescans", 0), result.get("scan_seconds", 0.0))
-    return "{} in {} moves, {} flips: scan {:.1f} s, compute {:.1f} s, turning {:.1f} s, total {:.1f} s".format(
+    line = "{} in {} moves, {} flips: scan {:.1f} s, compute {:.1f} s, turning {:.1f} s, total {:.1f} s".format(
         "SOLVED" if result.get("solved") else "NOT solved", len(moves), result.get("flips", 0),
         result.get("scan_seconds", 0.0), result.get("compute_seconds", 0.0),
         result.get("turn_seconds", 0.0), result.get("total_seconds", 0.0))
+    if result.get("retries"):
+        line += "; {} slip(s) caught by the check, run again".format(result["retries"])
+    return line
 
 
 def describe(message):
@@ -62,6 +65,15 @@ def describe(message):
     if name == "solution":
         moves = data.get("moves") or []
         return "solution ({} moves): {}".format(len(moves), " ".join(moves))
+    if name == "check":
+        if data.get("ok"):
+            return "check: {} facelets read, all as solved".format(data.get("read"))
+        return "check: a slip seen ({}): {}".format(
+            ", ".join("facelet {facelet} reads {seen}, solved {expected}".format(**w)
+                      for w in data.get("wrong") or []),
+            "; ".join(data.get("slips") or []) or "no single slip fits")
+    if name == "retry":
+        return "retry {} of {}: {}".format(data.get("try"), data.get("of"), data.get("reason"))
     if name == "finished":
         return "finished: " + summary(data)
     if name == "error":

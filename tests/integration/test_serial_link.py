@@ -271,7 +271,7 @@ def test_watch_redraws_in_place_and_starts_a_run_with_a_key(server, bridge):
     assert code == 0
     assert text.count("\x1b[H") >= 2                   # redrawn in place, not scrolled
     last = text.rsplit("\x1b[H", 1)[1]
-    assert "state: IDLE" in last or "state: TURNING" in last
+    assert "state: IDLE" in last or "state: CHECKING" in last      # the last state before finished
     assert "SOLVED in" in last and "\x1b[48;5;" in last  # the coloured net of the solved cube
 
 

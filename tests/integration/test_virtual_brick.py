@@ -114,3 +114,12 @@ def test_the_app_on_the_virtual_brick_solves_at_enter_and_aborts_at_backspace(tm
         until_ready()
         assert app.view.last == "stopped"
         assert opened.brick.shaft_deg("flipper") < config.flipper_hold_deg / 2
+
+
+def test_a_slipped_layer_on_the_virtual_brick_is_caught_rescanned_and_solved(capsys):
+    """The slip fault through python-ev3dev2: the check sees it, the run starts again and
+    ends solved; the report says so."""
+    code, result = _demo(capsys, "--virtual-brick", "--size", "2", "--seed", "4", "--fault", "slip")
+    assert code == 0 and result["solved"] and result["truly_solved"], result
+    assert result["retries"] == 1 and result["check"]["ok"]
+    assert result["check_seconds"] > 0

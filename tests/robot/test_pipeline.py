@@ -33,11 +33,13 @@ def test_run_job_solves_and_reports(n):
         assert field in result
     assert result["solved"] is True and robot.world.is_solved()
     assert result["total_seconds"] == pytest.approx(
-        result["scan_seconds"] + result["compute_seconds"] + result["turn_seconds"], abs=0.01)
+        result["scan_seconds"] + result["compute_seconds"] + result["turn_seconds"]
+        + result["check_seconds"], abs=0.01)
     assert result["flips"] == result["actions"]["flip"]
     names = [name for name, _ in events]
     states = [payload["state"] for name, payload in events if name == "state"]
-    assert states == ["scanning", "solving", "turning"]
+    assert states == ["scanning", "solving", "turning", "checking"]
+    assert [p["ok"] for n, p in events if n == "check"] == [True] and "retry" not in names
     assert names.count("scan_progress") == 6 * n * n
     assert names.count("move_progress") == len(result["moves"])
     assert names[-1] == "finished" and events[-1][1] is result

@@ -20,8 +20,10 @@ def test_seconds_follow_the_config():
     assert tm.rotate_s[2] == pytest.approx(2 * quarter / v + s)
     assert tm.twist_s[1] == pytest.approx((quarter + 2 * cfg.table_overshoot_deg) / v + 2 * s)
     stroke = cfg.flipper_flip_deg - cfg.flipper_hold_deg
-    assert tm.flip_s[HOLD] == pytest.approx(2 * stroke / fv + 2 * s)
-    assert tm.flip_s[AWAY] == pytest.approx((cfg.flipper_flip_deg - cfg.flipper_away_deg + stroke) / fv + 2 * s)
+    tumble = cfg.flip_settle_s
+    assert tm.flip_s[HOLD] == pytest.approx(2 * stroke / fv + 2 * s + tumble)
+    assert tm.flip_s[AWAY] == pytest.approx((cfg.flipper_flip_deg - cfg.flipper_away_deg + stroke) / fv
+                                            + 2 * s + tumble)
     assert tm.engage_s == tm.release_s == pytest.approx((cfg.flipper_hold_deg - cfg.flipper_away_deg) / fv + s)
     assert motor_seconds(-90, 900, 0.5) == pytest.approx(0.6)
 
@@ -37,6 +39,16 @@ def test_flipper_state_transitions():
     assert tm.action_seconds(flip(), AWAY) == (tm.flip_s[AWAY], HOLD)
     assert tm.action_seconds(twist(3), HOLD) == (tm.twist_s[3], HOLD)
     assert tm.flip_s[AWAY] > tm.flip_s[HOLD]
+
+
+@pytest.mark.parametrize("overrides", [{}, {"table_speed_dps": 400, "scan_table_speed_dps": 400,
+                                             "flipper_speed_dps": 300, "arm_speed_dps": 600}])
+def test_a_flip_is_the_slowest_quarter_action(overrides):
+    """As on the real mechanism (docs/robot.md): a flip, even from hold, takes longer than a
+    quarter turn of the table or of the bottom layer, at our speeds and the ev3dev port's."""
+    tm = time_model(**overrides)
+    assert tm.flip_s[HOLD] > tm.twist_s[1] > tm.rotate_s[1]
+    assert tm.flip_s[HOLD] > tm.twist_s[3] and tm.flip_s[HOLD] > tm.rotate_s[3]
 
 
 def test_model_equality_and_validation():

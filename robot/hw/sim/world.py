@@ -13,7 +13,10 @@ cube does:
     face lands on the bottom). Tilting or holding a cube that is not square
     to the flipper is a fault.
 Faults are recorded in `faults` (one line each); the world never raises from
-update(), so a physics thread can keep running.
+update(), so a physics thread can keep running. One fault is silent, as on a
+real robot: `slip_at(k, quarters)` makes the k-th held turn leave its layer
+`quarters` quarter turns off (a layer that slipped under the flipper or was
+carried on by the table); it is listed in `slips`, not in `faults`.
 
 The cube is kept as a facelet string in the robot frame at the nearest
 quarter turn (`robot_state`) plus a continuous yaw of its upper layers in
@@ -76,6 +79,9 @@ class World(object):
         self.table_deg = 0.0
         self.arm_deg = float(config.arm_park_deg)
         self.tilts = 0
+        self.held_turns = 0          # held turns completed (layers released off their start)
+        self.slips = []              # (held turn, quarter turns) of the slips made
+        self._slip = None            # (held turn, quarter turns) still to come, or None
         self._brightnesses = {}
         self.place_cube(state)
 
@@ -110,6 +116,10 @@ class World(object):
     def _rotate(self, axis, quarter_turns=1):
         self.robot_state = apply(self.robot_state, [_ROTATION_MOVES[axis]] * (quarter_turns % 4), self.n)
         self.where = orientation.rotate(self.where, axis, quarter_turns)
+
+    def slip_at(self, held_turn, quarters=1):
+        """Make held turn number `held_turn` (1 = the next) leave its layer `quarters` off."""
+        self._slip = (self.held_turns + held_turn, quarters)
 
     def _fault(self, message):
         self.faults.append(message)
@@ -176,6 +186,12 @@ class World(object):
         # The table turning clockwise seen from above turns the bottom layer
         # like D' (D is clockwise seen from below).
         turns = (-quarters) % 4
+        if turns:
+            self.held_turns += 1
+            if self._slip is not None and self._slip[0] == self.held_turns:
+                turns = (turns + self._slip[1]) % 4
+                self.slips.append(self._slip)
+                self._slip = None
         if turns:
             self.robot_state = apply(self.robot_state, [Move("D", 1, 1, turns)], self.n)
         self.bottom_deg = 0.0

@@ -30,6 +30,20 @@ def test_calibrate_on_the_sim_writes_profile_and_config_keeping_the_old_ones(tmp
     assert json.loads((tmp_path / "config.json").read_text())["settle_s"] == 0.05
     assert (tmp_path / "config.json.bak").exists()
     assert Config.load(str(tmp_path / "config.json")).settle_s == 0.05
+    assert "fitted settle_s = 0.05 s, flip_settle_s = {} s".format(Config().flip_settle_s) in out
+
+
+def test_calibrate_fits_the_time_model_to_the_timed_moves():
+    """A robot whose flips take longer (the cube tumbles 0.4 s) and whose moves settle 0.12 s:
+    calibration times its moves and recovers both constants from the robot's clock."""
+    robot = Config(settle_s=0.12, flip_settle_s=0.4)
+    with open_backend("sim", robot, state=solved(3)) as opened:
+        mech = Mechanism(opened.hw, robot)
+        mech.home()
+        cal = calibrate.Calibration()
+        assert calibrate._time_moves(mech, cal)
+    assert cal.timing == {"settle_s": 0.12, "flip_settle_s": 0.4}
+    assert opened.world.is_solved() and opened.world.where == "URFDLB"
 
 
 def _not_solved(readings, n):

@@ -76,3 +76,14 @@ def test_a_quiet_robot_is_shown_as_not_answering_not_as_its_last_state():
     view.quiet_s = 12.4
     head = view.render().splitlines()[0]
     assert "NO ANSWER for 12 s" in head and "(was IDLE)" in head
+
+
+def test_check_and_retry_events_are_described():
+    ok = describe({"event": "check", "data": {"ok": True, "read": 4, "wrong": [], "slips": []}})
+    assert ok == "check: 4 facelets read, all as solved"
+    data = {"ok": False, "read": 4, "slips": ["held turn 5 (B') a quarter turn too far"],
+            "wrong": [{"facelet": 2, "expected": "U", "seen": "L"}]}
+    seen = describe({"event": "check", "data": data})
+    assert "facelet 2 reads L, solved U" in seen and "held turn 5 (B')" in seen
+    assert describe({"event": "retry", "data": {"try": 2, "of": 3, "reason": "the check saw a slip"}}) \
+        == "retry 2 of 3: the check saw a slip"
