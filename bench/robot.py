@@ -39,7 +39,7 @@ SEEDS = 200
 SIZES = (3, 2)
 TARGET_TOTAL_3X3_S = 60.0
 TARGET_TURN_SAVING = 0.30
-PUBLISHED_RANGE = "about 90 s, up to 300 s in other reports (MINDCUB3R, cited in facts.md)"
+PUBLISHED_RANGE = "about 90 s, up to 300 s in other reports (MINDCUB3R, cited in docs/references.md)"
 
 
 def mean(values):

@@ -34,7 +34,7 @@ from cubebot.solver import catalog, scramble, solve5, store  # noqa: E402
 
 SEED = 5555
 RSS_STATES = 50                 # states solved by `cubebot solve` for the peak RSS
-ANCHORS = ("cited, facts.md: the Python NxNxN solver 78.9 moves, ~109 s per cube on a laptop, "
+ANCHORS = ("cited, docs/references.md: the Python NxNxN solver 78.9 moves, ~109 s per cube on a laptop, "
            "tables of hundreds of MB to GBs in RAM; the compiled five-phase cube555: 51-52 moves of "
            "reduction + ~20 for the 3x3x3, 1-2 s, 500 MB. Targets: mean <= 90 OBTM (goal 79), "
            "median <= 10 s, p95 <= 30 s, RSS < 64 MB, tables <= 250 MB built in <= 20 min.")

@@ -20,8 +20,8 @@ Sources:
   are single inner slices: 2R, 2L, 2U in our notation).
 - [kociemba] kociemba's facelet numbering of the corners and edges (his
   cornerFacelet / edgeFacelet tables), with the facelet string convention in
-  /work/shared/reference/facts.md.
-- [facts] /work/shared/reference/facts.md, "Cube facts and anchors": the
+  docs/references.md ("Cube numbers").
+- [facts] docs/references.md, "Cube numbers" (Wikipedia, "Pocket Cube"): the
   2x2x2 distance distributions in HTM and QTM (one corner fixed, 3,674,160
   positions).
 - Group identities: (R U R' U') has order 6 and (R U) has order 105
@@ -175,7 +175,7 @@ def ccw(rows):
     return cw(cw(cw(rows)))
 
 
-# What a whole-cube rotation does to the net (facts.md): which face's stickers
+# What a whole-cube rotation does to the net (docs/references.md): which face's stickers
 # land on each face, and how they turn on the way. x turns the cube like R: F
 # comes up to U as it is, U goes to the back upside down, ...
 ROTATIONS = {
