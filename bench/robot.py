@@ -146,7 +146,7 @@ def main(argv=None):
         "sensor model (robot/hw/sim/sensor_model.py, noise preset moderate, not fitted to real "
         "scans), resolve, solve, plan, execute on the simulated MINDCUB3R with the default config "
         "(docs/robot.md). Times are estimates for the real robot: motor moves from speeds "
-        "and angles plus settle_s, 10 ms per colour reading, compute from the CPU time here (of the "
+        "and angles plus settle_s, 10 ms per colour reading. Compute is the CPU time here (of the "
         "process and the solver's child processes, cubebot.robot.job.pipeline.cpu_seconds: other load "
         "on the machine inflates it less than wall-clock time) through the brick-time estimator "
         "(cubebot.robot.job.brick_time: integer work x{:g}-{:g}, colour resolution as floating "

@@ -85,7 +85,7 @@ def run(n, rss_states=RSS_STATES, record_it=True, build=True):
         "Run {} on {} ({}), {} uniformly random 5x5x5 states (seed {}), solver.solve5 default: "
         "phase 1 (outer4) by the 4x4x4 solver's reduction, phase 2 (middle) by middle.MiddleSolver, the 3x3x3 "
         "finish in this process (up to four reduced cubes, each in seven views, until one finishes "
-        "in 19 moves; no time budget: the same moves on any machine); load average {:.1f} on {} CPUs shared "
+        "in 19 moves; no time budget: the same moves on any machine). Load average {:.1f} on {} CPUs shared "
         "with other jobs, so times are noisy.".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
             n, SEED, load, os.cpu_count()),
