@@ -33,7 +33,8 @@ from cubebot.solver import api, moves, facelets, scramble, solve2  # noqa: E402
 SEED2 = 2024
 SEED3 = 3033
 RSS_STATES = 3          # `cubebot solve` processes measured per case
-# Cited, not measured here: from docs/references.md ("Cube numbers" and "Anchors"), printed in their own table, apart from the measured columns.
+# Cited, not measured here: from docs/references.md ("Cube numbers" and "Anchors"), printed in
+# their own table, apart from the measured columns.
 ANCHORS = {
     "2-htm": "optimal mean 8.756 HTM (the published 2x2x2 distance distribution)",
     "2-qtm": "optimal mean 10.666 QTM (the published 2x2x2 distance distribution)",

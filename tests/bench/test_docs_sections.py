@@ -9,7 +9,8 @@ import re
 from bench import rerun_check
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NAMED = re.compile(r'\b(?:sections?|records?) \(?((?:"[a-z0-9-]+"(?:, | and | / |,? )?)+)|"([a-z0-9-]+)" (?:sections?|records?)\b')
+NAMED = re.compile(r'\b(?:sections?|records?) \(?((?:"[a-z0-9-]+"(?:, | and | / |,? )?)+)'
+                   r'|"([a-z0-9-]+)" (?:sections?|records?)\b')
 QUOTED = re.compile(r'"([a-z0-9-]+)"')
 HELDOUT = re.compile(r"bench/heldout\.py --size (\d+) --count (\d+) --seed (\d+)")
 NOT_RECORDED = " --no-record"   # a quoted run that says it writes no section

@@ -13,7 +13,8 @@ import re
 from bench import readme_figures, rerun_check
 from tests.docs.test_style import TOP, sentences
 
-NAMED = re.compile(r'\b(?:sections?|records?) \(?((?:"[a-z0-9-]+"(?:, | and | / |,? )?)+)|"([a-z0-9-]+)" (?:sections?|records?)\b')
+NAMED = re.compile(r'\b(?:sections?|records?) \(?((?:"[a-z0-9-]+"(?:, | and | / |,? )?)+)'
+                   r'|"([a-z0-9-]+)" (?:sections?|records?)\b')
 QUOTED = re.compile(r'"([a-z0-9-]+)"')
 FIGURE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(moves|ms|s|MB|%)(?![\w])")
 
@@ -23,7 +24,8 @@ def _read(path):
 
 
 def _texts():
-    return _read("README.md"), _read(os.path.join("docs", "benchmarks.md")), _read(os.path.join("docs", "references.md"))
+    return (_read("README.md"), _read(os.path.join("docs", "benchmarks.md")),
+            _read(os.path.join("docs", "references.md")))
 
 
 def test_readme_results_table_is_what_the_records_give():
@@ -45,7 +47,8 @@ def test_a_record_that_changes_changes_the_table():
     readme, benchmarks, references = _texts()
     sections = rerun_check.sections(benchmarks)
     old = readme_figures.cell(sections["solver5"], "mean / max moves", "value")
-    changed = benchmarks.replace("| mean / max moves (OBTM) | {} |".format(old), "| mean / max moves (OBTM) | 1.5 / 2 |")
+    changed = benchmarks.replace("| mean / max moves (OBTM) | {} |".format(old),
+                                 "| mean / max moves (OBTM) | 1.5 / 2 |")
     assert changed != benchmarks
     assert any("| 1.5 |" in new for _, new in readme_figures.differences(readme, changed, references))
 
@@ -73,7 +76,7 @@ def test_figures_beside_a_record_name_occur_in_that_record():
     for path in paths:
         if path.endswith("benchmarks.md"):
             continue
-        for sentence, names, figures in _named_figures(open(path).read()):
+        for sentence, names, _ in _named_figures(open(path).read()):
             bodies = " ".join(" ".join(records.get(name, "").split()) for name in names)
             for value, unit in FIGURE.findall(sentence):
                 if not re.search(r"(?<![\d.])" + re.escape(value) + r"(?![\d])", bodies):

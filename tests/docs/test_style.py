@@ -106,7 +106,7 @@ def test_history_stays_in_the_records_and_tried_lists():
     found = []
     for path in doc_paths():
         text = outside_records_and_tried(open(path).read())
-        for number, line in enumerate(text.splitlines(), 1):
+        for line in text.splitlines():
             for match in [h for h in HASH.findall(line) if h not in NOT_HASHES] + DATE.findall(line):
                 found.append("{}: {}: {}".format(os.path.relpath(path, TOP), match, line.strip()[:100]))
     assert not found, "\n".join(found)
