@@ -207,8 +207,8 @@ def _touched(pairs, p, numbered):
     """The joins (a, b) that the permutation p (new[i] = old[p[i]]) moves, as
     (their numbers, the numbers of the pairs (p[a], p[b]) they take their
     facelets from) in the PairFlags `numbered`: a step changes no other join
-    (lists of the joins a step moves, not of all of them: with lists of every
-    join the 9x9x9's insert stage peaked 9 MB higher and took twice as long)."""
+    (lists of the joins a step moves, not of all of them, to keep memory and
+    time down on the largest cubes)."""
     moved = [(a, b) for a, b in pairs if p[a] != a or p[b] != b]
     return ([numbered.number(pair) for pair in moved],
             [numbered.number((p[a], p[b])) for a, b in moved])

@@ -25,13 +25,10 @@ view wing (views.joins). The steps keep every joined centre facelet joined
            steps of those layers are left out (`covered`: the same joins,
            dearer); on larger cubes W2 stands for two slices or more, and
            both kinds are steps.
-(6x6x6, seed 6060, 20 states: the pairing stage 64.3 -> 51.0 moves, the whole solve 279.3 ->
-262.5; with both kinds of step on the 6x6x6 265.8.)
 A beam search (width WIDTH) over these steps keeps the cubes with the least
   moves + WEIGHT x (wing facelets outside the view not joined)
 and returns the path to the best score seen (at worst no step). WEIGHT is
-about what the wing 3-cycles pay per facelet once few wings are left
-(6x6x6, seed 6666, 4 states: the wing moves 99.5 -> 77.5 at width 16, weight 5).
+about what the wing 3-cycles pay per facelet once few wings are left.
 The outer turns move the view's pieces (the view stage solves them later), so
 the goal of the later stages is taken again after this stage.
 """
@@ -98,7 +95,7 @@ def _children(beam, steps_, pairs):
 
 class PairingStage(object):
     """The beam search of the pairing stage for one cube size. Its steps are built for
-    each solve and dropped after it (about 0.1 s; held, they raised the 7x7x7's peak)."""
+    each solve and dropped after it, so later stages do not hold them."""
 
     def __init__(self, n):
         self.n = n

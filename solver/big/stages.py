@@ -14,9 +14,7 @@ The centre stage takes all centre orbits at once and weighs the table's
 commutators of several 3-cycles (cyclebuild.block_commutators: three rectangles of
 centres cycled for 12 moves, and two to four 3-cycles of one orbit or several
 for 7-16), as they are and after each outer turn, beside the 3-cycles of every orbit (beam: BEAM_WIDTH, STEP_CHOICES,
-FACELET_WEIGHT; the wings' WING_*). The greedy they replaced, one cube and its
-one best step, was 5-10% longer for the centres and up to 15% for the wings
-(docs/solver-big.md).
+FACELET_WEIGHT; the wings' WING_*).
 
 Open cycles: a cycle's closing grouped turns are left out (`cycles.opened`):
 an outer turn, or a wide turn of whole groups of layers (the 6x6x6's 3Rw, the
@@ -25,9 +23,7 @@ piece with its view facelet, so it keeps every joined piece joined and moves
 only the view, which the view stage solves whole at the end. Each step
 therefore takes its goal afresh (views.blown_up of the cube: the colour each
 facelet must show), and a cycle costs its moves up to its last other turn
-(6x6x6, seed 6666, first 6 states: centres + wings 200.6 -> 176.2 moves with
-the outer turns left out; the grouped wide turns too, 2026-11-27: 8 states of
-seed 6060, centres 80.8 -> 72.5, 6 of seed 7070, 112.5 -> 90.2). Centre
+(docs/solver-big.md, "Open cycles"). Centre
 pieces of one colour are alike: a centre orbit is done when each facelet
 shows its goal. Wings are told apart by colours and
 hand: a wing cannot be flipped in its slot, so which way round it shows its
@@ -156,8 +152,8 @@ class _CycleStage(object):
 
     def _cycle_steps(self, index, tiers, solution):
         """(net, cost, moves) of every cycle of `tiers` ({net: cycles}), opened; the cycles
-        of the best gain also after each grouped turn (only those: on the 7x7x7 all of them
-        cost 2.6 s a solve more for no fewer moves)."""
+        of the best gain also after each grouped turn (only those: weighing all of them
+        costs time for no fewer moves)."""
         top = max(tiers) if tiers else 0
         for net in sorted(tiers):
             turned = self._turned(index) if net == top else ()
