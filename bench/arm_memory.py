@@ -21,7 +21,7 @@ and the host packages debootstrap, qemu-user-static and binfmt-support. `--dry-r
 commands instead of running them.
 
 Usage: python bench/arm_memory.py [--root DIR] [--suite S] [--mirror URL] [--dry-run] setup
-       python bench/arm_memory.py [--root DIR] [--dry-run] run|measure CMD...
+       python bench/arm_memory.py [--root DIR] [--tables DIR] [--dry-run] run|measure CMD...
 """
 
 import argparse
@@ -47,29 +47,37 @@ SAMPLE_S = 0.005
 KB_PER_MB = 1024.0
 DONE_DIR = ".cubebot-armel"            # marks of finished setup steps, inside the chroot
 
-# Mounts /proc, /sys, /dev and the checkout inside the chroot (in the private mount namespace
-# that unshare made, so they vanish with the command), then runs the command in a clean
-# environment: $1 chroot, $2 checkout, the rest the command.
+TABLES = "/tables"                      # where --tables DIR is bound inside
+
+# Mounts /proc, /sys, /dev, the checkout and (when given) a tables folder inside the chroot, in
+# the private mount namespace that unshare made, so they vanish with the command; then runs
+# the command in a clean environment: $1 chroot, $2 checkout, $3 tables folder or "", the rest
+# the command.
 ENTER = r"""
 set -e
-root=$1; project=$2; shift 2
+root=$1; project=$2; tables=$3; shift 3
 mount -t proc proc "$root/proc"
 mount -t sysfs sysfs "$root/sys"
 mount --rbind /dev "$root/dev"
 mkdir -p "$root/project"
 mount --bind "$project" "$root/project"
+if [ -n "$tables" ]; then
+    mkdir -p "$root%(tables)s"
+    mount --bind -o ro "$tables" "$root%(tables)s"
+    set -- CUBEBOT_TABLES=%(tables)s "$@"
+fi
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 exec env -i HOME=/root LANG=C.UTF-8 PATH=%(venv)s/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     QEMU_CPU=%(cpu)s QEMU_GUEST_BASE=%(base)s PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    chroot "$root" /bin/sh -c 'cd %(project)s && exec "$@"' sh "$@"
-""" % {"venv": VENV, "cpu": CPU, "base": hex(GUEST_BASE), "project": PROJECT}
+    chroot "$root" /bin/sh -c 'cd %(project)s && exec env "$@"' sh "$@"
+""" % {"venv": VENV, "cpu": CPU, "base": hex(GUEST_BASE), "project": PROJECT, "tables": TABLES}
 
 
 class Runner(object):
     """Runs (or, dry, prints) host commands and commands inside the chroot."""
 
-    def __init__(self, root, project, dry):
-        self.root, self.project, self.dry = root, project, dry
+    def __init__(self, root, project, dry, tables=""):
+        self.root, self.project, self.dry, self.tables = root, project, dry, tables
 
     def host(self, argv, **kw):
         print("+ " + " ".join(shlex.quote(a) for a in argv), flush=True)
@@ -79,7 +87,7 @@ class Runner(object):
 
     def inside_argv(self, argv):
         return ["unshare", "--mount", "--propagation", "private", "sh", "-c", ENTER, "sh",
-                self.root, self.project] + list(argv)
+                self.root, self.project, self.tables] + list(argv)
 
     def inside(self, argv, **kw):
         return self.host(self.inside_argv(argv), **kw)
@@ -201,6 +209,9 @@ def parser():
     p.add_argument("--suite", default=SUITE, help="Debian suite (default %(default)s)")
     p.add_argument("--mirror", default=MIRROR, help="Debian mirror (default %(default)s)")
     p.add_argument("--project", default=TOP, help="the checkout bound at /project")
+    p.add_argument("--tables", default=os.environ.get("CUBEBOT_TABLES", ""),
+                   help="built tables bound read-only at /tables (default $CUBEBOT_TABLES; "
+                        "else the checkout's tables/)")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     p.add_argument("action", choices=("setup", "run", "measure"))
     p.add_argument("command", nargs=argparse.REMAINDER, help="the command (run, measure)")
@@ -218,7 +229,10 @@ def main(argv=None):
         return fail("{} needs a command".format(args.action), 2)
     if not args.dry_run and hasattr(os, "geteuid") and os.geteuid() != 0:
         return fail("must run as root (debootstrap, chroot and mounts need it)", 2)
-    run = Runner(os.path.abspath(args.root), os.path.abspath(args.project), args.dry_run)
+    if args.tables and not os.path.isdir(args.tables):
+        return fail("--tables {}: no such folder".format(args.tables), 2)
+    run = Runner(os.path.abspath(args.root), os.path.abspath(args.project), args.dry_run,
+                 os.path.abspath(args.tables) if args.tables else "")
     if args.action == "setup":
         return setup(run, args.suite, args.mirror)
     why = ready(run)
