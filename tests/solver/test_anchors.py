@@ -228,6 +228,23 @@ DISTRIBUTION = {
 MOVE_SETS = {"htm": cube2.HTM_MOVES, "qtm": cube2.QTM_MOVES}
 
 
+def test_the_distributions_are_the_ones_docs_references_cites():
+    """docs/references.md, "Cube numbers", and this test cite the same published figures."""
+    import os
+    import re
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        "docs", "references.md")
+    cited = {}
+    for line in open(path):
+        found = re.match(r"\| 2x2x2 optimal distances, (HTM|QTM), depth 0\.\.\d+ \| ([\d, ]+) \(mean ([\d.]+)\)", line)
+        if found:
+            cited[found.group(1).lower()] = ([int(x) for x in found.group(2).split(",")], float(found.group(3)))
+    assert set(cited) == set(DISTRIBUTION)
+    for metric, (counts, mean) in cited.items():
+        assert counts == DISTRIBUTION[metric]
+        assert round(sum(d * c for d, c in enumerate(counts)) / float(sum(counts)), 3) == mean
+
+
 @pytest.mark.parametrize("metric", ["htm", "qtm"])
 def test_2x2x2_tables_hold_the_published_distance_distribution(tables_dir, metric):
     published = DISTRIBUTION[metric]
