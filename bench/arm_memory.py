@@ -46,6 +46,7 @@ PIP_TARGET = ".[ev3]"
 SAMPLE_S = 0.005
 KB_PER_MB = 1024.0
 DONE_DIR = ".cubebot-armel"            # marks of finished setup steps, inside the chroot
+HOST_CAS = "/usr/local/share/ca-certificates"   # the host's own CA certificates (a TLS proxy's)
 
 TABLES = "/tables"                      # where --tables DIR is bound inside
 
@@ -69,6 +70,7 @@ fi
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 exec env -i HOME=/root LANG=C.UTF-8 PATH=%(venv)s/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     QEMU_CPU=%(cpu)s QEMU_GUEST_BASE=%(base)s PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
     chroot "$root" /bin/sh -c 'cd %(project)s && exec env "$@"' sh "$@"
 """ % {"venv": VENV, "cpu": CPU, "base": hex(GUEST_BASE), "project": PROJECT, "tables": TABLES}
 
@@ -117,6 +119,7 @@ def setup(run, suite, mirror):
         ("stage2", ["chroot", run.root, "/debootstrap/debootstrap", "--second-stage"], False),
         ("packages", ["sh", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "
                       "--no-install-recommends " + " ".join(PACKAGES) + " && apt-get clean"], True),
+        ("cas", ["update-ca-certificates"], True),
         ("venv", ["python3", "-m", "venv", "--system-site-packages", VENV], True),
         ("project", [VENV + "/bin/pip", "install", "-q", "-e", PIP_TARGET], True),
     ]
@@ -126,11 +129,29 @@ def setup(run, suite, mirror):
         if step == "packages" and not run.dry:
             with open(os.path.join(run.root, "etc/apt/sources.list"), "w") as fh:
                 fh.write("deb {} {} main\n".format(mirror, suite))
+        if step == "cas":
+            copy_host_cas(run)
         code = run.inside(argv) if inside else run.host(argv)
         if code != 0:
             return fail("setup step {} failed (exit {})".format(step, code))
         run.mark(step)
     return 0
+
+
+def copy_host_cas(run):
+    """The host's own CA certificates into the chroot, so that pip inside trusts what the host
+    trusts (a TLS-inspecting proxy's certificate, for one)."""
+    if not os.path.isdir(HOST_CAS):
+        return
+    target = os.path.join(run.root, HOST_CAS.lstrip("/"))
+    print("+ copy {}/*.crt to {}".format(HOST_CAS, target), flush=True)
+    if run.dry:
+        return
+    import shutil
+    os.makedirs(target, exist_ok=True)
+    for name in os.listdir(HOST_CAS):
+        if name.endswith(".crt"):
+            shutil.copyfile(os.path.join(HOST_CAS, name), os.path.join(target, name))
 
 
 def guest_kb(smaps, base=GUEST_BASE, span=GUEST_SPAN):

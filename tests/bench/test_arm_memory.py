@@ -36,7 +36,7 @@ def test_a_dry_setup_prints_every_step_and_writes_nothing(tmp_path, capsys):
     assert arm_memory.main(["--root", str(root), "--dry-run", "setup"]) == 0
     out = capsys.readouterr().out
     for step in ("update-binfmts --enable qemu-arm", "debootstrap --arch=armel --foreign",
-                 "/debootstrap/debootstrap --second-stage", "apt-get install", "python3-dev",
+                 "/debootstrap/debootstrap --second-stage", "apt-get install", "python3-dev", "update-ca-certificates",
                  "python3 -m venv --system-site-packages /opt/venv", "/opt/venv/bin/pip install -q -e"):
         assert step in out, step
     assert out.index("--foreign") < out.index("--second-stage") < out.index("apt-get") < out.index("pip install")
