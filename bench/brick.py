@@ -10,9 +10,9 @@ many solves ended solved. Writes the "brick" section of docs/benchmarks.md.
 single and --batch of held-out 4x4x4 states, `cubebot demo`, `demo
 --virtual-brick`, and the resident app over --app-jobs jobs,
 bench/app_jobs.py) runs here under bench/memory.py (peak Pss summed over the
-process tree) and, when /work/shared/tools/armel-run and its chroot are
-there and we are root, under `armel-run measure` (guest_peak_pss_all_mb:
-Debian armel, the EV3's ABI, under qemu emulating an ARM926). Also prints
+process tree) and, when bench/arm_memory.py's chroot is there and we are
+root, under `bench/arm_memory.py measure` (guest_peak_pss_all_mb: Debian
+armel, the EV3's ABI, under qemu emulating an ARM926). Also prints
 the emulated and the native wall time of each case (their ratio is one
 input of the brick-time estimator, cubebot.robot.job.brick_time; only on a quiet
 machine). Writes the "brick-memory" section.
@@ -40,9 +40,8 @@ from cubebot.robot.job.robots import open_virtual_robot  # noqa: E402
 
 SEEDS = 10
 SIZES = (3, 2)
-ARMEL_RUN = "/work/shared/tools/armel-run"
-ARMEL_ROOT = "/tmp/armel-root"
-BRICK_FREE_MB = 30.0          # what `free` shows available on the brick (facts.md: 30-36 MB)
+ARM_MEMORY = os.path.join(ROOT, "bench", "arm_memory.py")
+BRICK_FREE_MB = 30.0          # what `free` shows available on the brick (docs/references.md: 30-36 MB)
 HELD_OUT_SEED = 16016         # 4x4x4 states of the memory table's batches
 SMALL_SEED = 1603             # the single states of each size
 SOLVE_SIZES = (2, 3, 4, 5, 6, 7)  # sizes of the single `cubebot solve` rows
@@ -63,20 +62,21 @@ def one(size, seed):
 
 
 def armel_ready():
-    """True when armel-run and its chroot are there and we may use them (root)."""
-    return (os.path.exists(ARMEL_RUN) and os.path.isdir(os.path.join(ARMEL_ROOT, "opt", "venv"))
+    """True when bench/arm_memory.py's chroot is set up and we may use it (root)."""
+    from bench import arm_memory
+    return (os.path.exists(os.path.join(arm_memory.ROOT, arm_memory.DONE_DIR, "project"))
             and hasattr(os, "geteuid") and os.geteuid() == 0)
 
 
 def armel_measure(argv):
-    """(guest_peak_pss_all_mb, wall_s, exit code) of argv under `armel-run measure`."""
+    """(guest_peak_pss_all_mb, wall_s, exit code) of argv under `bench/arm_memory.py measure`."""
     import re
     import subprocess
-    done = subprocess.run([ARMEL_RUN, "measure"] + argv, cwd=ROOT, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, universal_newlines=True)
-    found = re.search(r"exit=(\d+) wall_s=([\d.]+) .*guest_peak_pss_all_mb=([\d.]+)", done.stderr)
+    done = subprocess.run([sys.executable, ARM_MEMORY, "measure", "--"] + argv, cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    found = re.search(r"exit=(\d+) wall_s=([\d.]+) .*guest_peak_pss_all_mb=([\d.]+)", done.stdout)
     if not found:
-        raise RuntimeError("armel-run measure gave no figures: " + done.stderr.strip()[-300:])
+        raise RuntimeError("arm_memory.py measure gave no figures: " + done.stderr.strip()[-300:])
     return float(found.group(3)), float(found.group(2)), int(found.group(1))
 
 
@@ -136,7 +136,7 @@ def memory_table(args):
         "## Memory on 32-bit ARM and here (`python bench/brick.py --memory{}`)",
         "",
         "{}, Python {} on {} ({} CPUs){}. Peak Pss summed over the process tree (forked children",
-        "share pages; Pss counts each once): under `armel-run measure` (guest_peak_pss_all_mb; Debian",
+        "share pages; Pss counts each once): under `bench/arm_memory.py measure` (guest_peak_pss_all_mb; Debian",
         "armel, the EV3's ABI, qemu emulating an ARM926, Python 3.11) and here (bench/memory.py).",
         "The brick has {:.0f}-36 MB free: every emulated figure must stay within {:.0f} MB. Wall",
         "times are noisy (a shared machine); emulation is not brick time (docs/brick.md).",
@@ -151,7 +151,7 @@ def memory_table(args):
                              + (" --no-armel" if args.no_armel else ""))
     head[2] = head[2].format(datetime.date.today().isoformat(), platform.python_version(),
                              platform.machine(), os.cpu_count(),
-                             "" if use_armel else "; armel-run not available: no 32-bit figures")
+                             "" if use_armel else "; no armel chroot (bench/arm_memory.py setup): no 32-bit figures")
     head[5] = head[5].format(BRICK_FREE_MB, BRICK_FREE_MB)
     tail = ["", "Load average (1 min) {:.1f} at the start, {:.1f} at the end, on {} CPUs shared with other "
             "jobs; the batch states are seed {} (cubebot.solver.scramble.random_state), the single "

@@ -12,8 +12,8 @@ they commute), capped at --nodes nodes a state. A staging found is applied back 
 real cube and checked. Reports per state the orbits' own distances, the staging's length
 or the bound at which the cap was reached (no staging is shorter than that bound), nodes
 and seconds; once for all four orbits and once for the three outside the 4x4x4 view.
-Writes the "centre-staging" section of docs/benchmarks.md (docs/solver-big.md, "Why the
-targets are out of reach here").
+Writes the "centre-staging" section of docs/benchmarks.md (docs/solver-big.md, "Tried and
+not kept").
 
 Usage: python bench/centre_staging.py [--states 4] [--nodes 3000000] [--no-record]
 """

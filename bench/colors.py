@@ -186,8 +186,8 @@ def main():
         "",
         "`python bench/colors.py`, run {} on this machine (shared, so CPU time per resolve). "
         "**Synthetic** scans, not real ones: random cubes ({} random face turns from solved) read "
-        "by the simulated sensor of `robot/hw/sim/sensor_model.py` at the noise preset of each row "
-        "(its PRESETS: {}), a fresh simulated sensor per scan, no calibration profile. Each row "
+        "by the simulated sensor of `robot/hw/sim/sensor_model.py` at the noise preset of each row, "
+        "a fresh simulated sensor per scan, no calibration profile. The presets (its PRESETS): {}. Each row "
         "has its own seed (column *seed*). *Wrong* = a wrong cube returned without a report "
         "(target 0). *Nearest-only* is a baseline computed here: each facelet alone to its "
         "nearest colour, how robots without the cube's constraints read.".format(

@@ -115,9 +115,9 @@ def main():
               "when the brick's copy does not verify. Load average (1 min) {:.1f} before, {:.1f} after, on {} "
               "CPUs shared with other jobs.".format(load_before, os.getloadavg()[0], os.cpu_count()),
               "", "On the brick expect far more (not measured here): every python3 start there costs about 2 s "
-              "(facts.md, from ev3dev issue 937) and deploy.sh starts about five of them (probe, check on "
+              "(docs/references.md, from ev3dev issue 937) and deploy.sh starts about five of them (probe, check on "
               "arrival, package check with kociemba's warm-up, compileall, diag); the first deploy compiles "
-              "kociemba's C extension (minutes, facts.md)."]
+              "kociemba's C extension (minutes, docs/references.md)."]
     text = "\n".join(lines)
     print(text)
     record("deploy", "## deploy.sh against sshd\n\n" + text)

@@ -45,7 +45,7 @@ WHAT_IF_SEEDS = 40
 WHAT_IF_VIEWS = 24
 TARGET_TOTAL_3X3_S = 45.0
 TARGET_TURN_SAVING = {3: 0.20, 2: 0.33}      # turning below the naive recipe, per size
-PUBLISHED_RANGE = "about 90 s, up to 300 s in other reports (MINDCUB3R, docs/references.md)"
+PUBLISHED_RANGE = "about 90 s, up to 300 s in other reports (MINDCUB3R, cited in docs/references.md)"
 
 
 def mean(values):
@@ -197,7 +197,7 @@ def main(argv=None):
         "scans), resolve, solve, choose and plan, execute and check on the simulated MINDCUB3R "
         "with the default config (docs/robot.md). Times are estimates for the real robot in the "
         "time model of docs/robot.md (\"The time model and its basis\"): motor moves from speeds "
-        "and angles plus settle_s, a flip's flip_settle_s, 10 ms per colour reading, compute from "
+        "and angles plus settle_s, a flip's flip_settle_s, 10 ms per colour reading. Compute is "
         "the CPU time here (of the "
         "process and the solver's child processes, cubebot.robot.job.pipeline.cpu_seconds: other load "
         "on the machine inflates it less than wall-clock time) through the brick-time estimator "

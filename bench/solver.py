@@ -33,8 +33,8 @@ from cubebot.solver import api, moves, facelets, scramble, solve2  # noqa: E402
 SEED2 = 2024
 SEED3 = 3033
 RSS_STATES = 3          # `cubebot solve` processes measured per case
-# Cited, not measured here: from facts.md (/work/shared/reference/facts.md, "Cube facts and
-# anchors"), printed in their own table, apart from the measured columns.
+# Cited, not measured here: from docs/references.md ("Cube numbers" and "Anchors"), printed in
+# their own table, apart from the measured columns.
 ANCHORS = {
     "2-htm": "optimal mean 8.756 HTM (the published 2x2x2 distance distribution)",
     "2-qtm": "optimal mean 10.666 QTM (the published 2x2x2 distance distribution)",
@@ -183,7 +183,7 @@ def main():
             notes += SIZES[size](args, lines)
     notes.append("machine load average (1 min) {:.1f} before, {:.1f} after, on {} CPUs (other jobs share "
                  "this machine; times scale with it)".format(load_before, os.getloadavg()[0], os.cpu_count()))
-    anchors = ["| case | cited anchor (facts.md, not measured here) | target |", "|---|---|---|"]
+    anchors = ["| case | cited anchor (docs/references.md, not measured here) | target |", "|---|---|---|"]
     anchors += ["| {} | {} | {} |".format(name, ANCHORS[key], TARGETS[key]) for name, key in ROW_KEYS]
     options = "".join(" --{} {:g}".format(k, getattr(args, k)) for k, default in (
         ("n2", 1000), ("n3", 200), ("budget", 1.0)) if getattr(args, k) != default)

@@ -36,7 +36,7 @@ from cubebot.solver.solve4.reduce import SECTIONS  # noqa: E402
 SEED = 4444
 CHECK_SEED = 777
 CHECK_BUDGET_S = 0          # the 3x3x3 finish's budget in the correctness run: first solution only
-# Cited, not measured here (facts.md, /work/shared/reference/facts.md, "Cube facts and anchors").
+# Cited, not measured here (docs/references.md, "Anchors").
 ANCHORS = ("the popular Python NxNxN solver: 65 moves (2017), 50 (2018-2021), 51.6 today (outer and wide "
            "turns); the compiled three-phase solver TPR-4x4x4: 44.39 moves in ~250 ms, <= 30 MB of memory.")
 TARGETS = "mean <= 55 OBTM (goal 48), median <= 5 s, p95 <= 20 s, RSS < 64 MB, tables <= 150 MB."
@@ -188,7 +188,7 @@ def run(n, rss_states=3, record_it=True):
         "| peak RSS of `cubebot solve` ({} states) | {:.1f} MB |".format(rss_states, rss),
         "| 4x4x4 tables on disk | {:.2f} MB |".format(table_bytes / 1e6),
         "",
-        "Cited anchors (facts.md, not measured here): " + ANCHORS,
+        "Cited anchors (docs/references.md, not measured here): " + ANCHORS,
         "",
         "Targets (docs/solver4.md): " + TARGETS,
     ]

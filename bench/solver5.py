@@ -34,7 +34,7 @@ from cubebot.solver import catalog, scramble, solve5, store  # noqa: E402
 
 SEED = 5555
 RSS_STATES = 50                 # states solved by `cubebot solve` for the peak RSS
-ANCHORS = ("cited, facts.md: the Python NxNxN solver 78.9 moves, ~109 s per cube on a laptop, "
+ANCHORS = ("cited, docs/references.md: the Python NxNxN solver 78.9 moves, ~109 s per cube on a laptop, "
            "tables of hundreds of MB to GBs in RAM; the compiled five-phase cube555: 51-52 moves of "
            "reduction + ~20 for the 3x3x3, 1-2 s, 500 MB. Targets: mean <= 90 OBTM (goal 79), "
            "median <= 10 s, p95 <= 30 s, RSS < 64 MB, tables <= 250 MB built in <= 20 min.")
@@ -85,7 +85,7 @@ def run(n, rss_states=RSS_STATES, record_it=True, build=True):
         "Run {} on {} ({}), {} uniformly random 5x5x5 states (seed {}), solver.solve5 default: "
         "phase 1 (outer4) by the 4x4x4 solver's reduction, phase 2 (middle) by middle.MiddleSolver, the 3x3x3 "
         "finish in this process (up to four reduced cubes, each in seven views, until one finishes "
-        "in 19 moves; no time budget: the same moves on any machine); load average {:.1f} on {} CPUs shared "
+        "in 19 moves; no time budget: the same moves on any machine). Load average {:.1f} on {} CPUs shared "
         "with other jobs, so times are noisy.".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
             n, SEED, load, os.cpu_count()),

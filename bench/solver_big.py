@@ -37,7 +37,7 @@ SEEDS = {6: 6666, 7: 7777}
 RSS_STATES = 5                  # states solved by `cubebot solve` for the peak RSS
 TARGETS = {6: 160, 7: 230}      # mean OBTM the issue asks for
 MEDIAN_TARGET_S = {6: 30, 7: 60}
-ANCHORS = {6: 135.7, 7: 193.8}  # cited, facts.md: the Python NxNxN solver, tables in the GBs
+ANCHORS = {6: 135.7, 7: 193.8}  # cited, docs/references.md: the Python NxNxN solver, tables in the GBs
 
 
 def states(n, count, seed=None):
@@ -90,7 +90,7 @@ def run(n, count=30, rss_states=RSS_STATES, record_it=True, build=True):
             table_name(n), own / 1e6, table_bytes / 1e6),
         "| build time of {} | {} | |".format(table_name(n), built),
         "",
-        "Anchor (cited from facts.md, not measured here): the best-known Python NxNxN solver "
+        "Anchor (cited from docs/references.md, not measured here): the best-known Python NxNxN solver "
         "averages {} moves on the {}x{}x{}, with tables in the GBs; it no longer runs on an "
         "EV3.".format(ANCHORS[n], n, n, n),
     ]

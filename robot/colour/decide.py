@@ -203,10 +203,9 @@ def check_held_out(model, n, letters, label, classes):
     that cube look clear; left out one at a time, they no longer fit it.
     The corners and edges are searched again on the held-out costs, and
     the wings and centres of big cubes (assigned orbit by orbit) must then
-    have no exchange of two within MARGIN either (`orbit_solve`): in the
-    4x4x4 high-noise synthetic row (seed 1014, scans 431 and 984) a wild or
-    borderline reading was explained by two wings or centres exchanged, 7.4
-    and 8.2 clear under the refitted classes but 4.2 and 6.2 held out."""
+    have no exchange of two within MARGIN either (`orbit_solve`): a wild or
+    borderline reading can be explained by two wings or centres exchanged,
+    clear under the refitted classes but not held out."""
     cost = model.held_out_cost(classes)
     search, other, _, _ = cheapest(cost, n)
     if other is None:

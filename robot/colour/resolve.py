@@ -197,11 +197,8 @@ def _marginal(model, combined):
     come from a raw count sensor, which the count model describes (a webcam's
     sRGB, which it does not, stays within it), and the learned model is not
     sure of its classes: a junk reading, or a noise scale above
-    CONSENT_SCALE (the two closest colours less than about 4.2 sd apart).
-    In the synthetic bench (3x3x3 high noise, seed 1008) scans 280 (scale
-    about 0.9: two reds read as orange and two oranges as red form another valid
-    cube) and 296 (a junk reading and two wild readings) were read wrong,
-    clear to the learned model; the count model reported both."""
+    CONSENT_SCALE (the two closest colours less than about 4.2 sd apart):
+    there a self-consistent wrong cube can look clear to the learned model."""
     return (any(model.junk) or model.scale > CONSENT_SCALE) and \
         max(c for x in combined for c in x) > EIGHT_BIT
 
@@ -210,10 +207,7 @@ def _one_junk(report):
     """Whether a count-model report says only that one reading fits none of
     the EV3's colours on a noisy scan: that withholds no consent, since the
     learned model, whose colours are this scan's, placed that reading with no
-    correction. In the synthetic 3x3x3 high-noise row (seed 1008) 52 of the 67
-    vetoes were of this kind, every one of a right cube (first-resolve exact
-    43.0% with them, 48.2% without); the two wrong cubes the consent stops drew
-    other reports (two valid cubes close; two junk readings)."""
+    correction."""
     return isinstance(report, JunkReadings) and report.count == 1
 
 

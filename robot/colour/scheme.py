@@ -6,7 +6,7 @@ D yellow, L orange, B blue.
 
 EV3_TYPICAL_RAW holds typical RGB-RAW readings (raw counts, 0..~1020 per
 channel) of each colour's non-centre facelets on a MINDCUB3R-style robot, as
-the project's reference notes (facts.md) summarise one published robot's
+docs/references.md summarise one published robot's
 recordings; not checked here against real scans (see docs/colors.md). The
 channels have very different
 gains: white is not grey. These are the built-in references used when no

@@ -11,7 +11,7 @@ work is split in two kinds with their own factors:
   floating point (colour resolution: Lab conversion, distances, fits)
                        FLOAT_FACTOR = (150, 450)
 
-Basis (docs/brick.md, /work/shared/reference/facts.md):
+Basis (docs/brick.md, docs/references.md):
 - pure Python on the brick is reported 50-150x slower than a modern x86
   core (start-up ~2 s against ~20 ms; a colour resolution 7 s on the EV3
   against 50 ms on a Raspberry Pi 2, itself several times slower than a PC);

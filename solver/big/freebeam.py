@@ -1,28 +1,15 @@
 """The free stage: the big cube made blown up (views.blown_up) as far as free turns pay.
 
-Before anything is solved every turn of the big cube is allowed: outer and
-wide turns (one move) and inner slices (written as two wide turns, two
-moves). A facelet outside the view is "joined" when it shows the colour of
-its group's view facelet (views.representative); a joined block stays joined
-under the grouped turns the smaller solver uses at the end, so work here is
-never undone. Early on one turn joins several facelets, where a table
-3-cycle later pays about 11 moves for two or three.
+Every turn of the big cube is allowed: outer and wide turns (one move) and inner slices
+(two wide turns, two moves). A facelet outside the view is "joined" when it shows the colour
+of its group's view facelet (views.representative); grouped turns keep it joined, so work
+here is never undone.
 
-`JoinBeam` is the search (the insert stage, insertbeam.py, runs it over other
-steps): a beam (width WIDTH, single turns as steps here) keeps the cubes with
-the least  moves + CENTRE_WEIGHT x (centre facelets not joined)
-                 + WING_WEIGHT x (wing facelets not joined),
-moves being the child's path as moves.simplify leaves it: a step whose
-first move merges with the path's last run about one axis costs what it
-adds, not its length (merging.py; the 6x6x6 and 7x7x7 solves are shorter
-for it: docs/solver-big.md, "Merged steps");
-the weights are about what the table 3-cycles pay per piece afterwards, so
-the path to the best score seen is where the cycles become cheaper than
-more turns. It stops after MAX_STEPS steps or STALL steps without a better
-best score. Only the scores of children are computed from the parent (a
-parent's unjoined count, less and plus what the joins a step moves give
-before and after it: four index lists per step and kind, over those joins
-only), the full cube only for the WIDTH kept.
+`JoinBeam` is the search (insertbeam.py runs it over other steps): a beam of WIDTH cubes
+with the least moves + CENTRE_WEIGHT x centre facelets + WING_WEIGHT x wing facelets not
+joined, moves being the child's path as moves.simplify leaves it (merging.py). It stops
+after MAX_STEPS steps, or STALL steps without a better score. A child's score comes from its
+parent's flags (`PairFlags`) without making the child; only the WIDTH kept are made.
 """
 
 from heapq import heapify, heappop
@@ -207,8 +194,8 @@ def _touched(pairs, p, numbered):
     """The joins (a, b) that the permutation p (new[i] = old[p[i]]) moves, as
     (their numbers, the numbers of the pairs (p[a], p[b]) they take their
     facelets from) in the PairFlags `numbered`: a step changes no other join
-    (lists of the joins a step moves, not of all of them: with lists of every
-    join the 9x9x9's insert stage peaked 9 MB higher and took twice as long)."""
+    (lists of the joins a step moves, not of all of them, to keep memory and
+    time down on the largest cubes)."""
     moved = [(a, b) for a, b in pairs if p[a] != a or p[b] != b]
     return ([numbered.number(pair) for pair in moved],
             [numbered.number((p[a], p[b])) for a, b in moved])

@@ -15,11 +15,6 @@ its first move merges with the path before it: X Y X' then X Z X' is X Y Z X'):
 the shortest writing of each distinct permutation (6x6x6: 1,926 steps,
 7x7x7: 2,673). They are built for each solve and dropped after the stage,
 so the later stages do not carry them.
-
-It replaced the slice stage (W S W' steps that kept the view, which scored
-the wings too): 20 states of seed 6060, 305.1 -> 279.3 moves on the 6x6x6;
-the centre stage's commutators had 24-28 centre facelets left instead of
-31-37 (docs/solver-big.md, History).
 """
 
 from collections import OrderedDict

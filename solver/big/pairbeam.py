@@ -1,39 +1,18 @@
 """The pairing stage: wings outside the view paired with the view's wings by free slices.
 
-A wing outside the view is "joined" when it shows the colours of its group's
-view wing (views.joins). The steps keep every joined centre facelet joined
-(the centre stage's work is not changed) and move wings freely:
-  W        an outer turn (1 move): it turns whole edges and a whole face of
-           centres with its view centres, so what is joined stays joined;
-  S F S'   S a quarter or half turn of an inner slice outside the view
-           (views.view_rows; written as two wide turns, 2 moves), F = X Y X'
-           with X an outer turn of one of the four faces S's layer passes
-           through and Y an outer turn of a face of S's axis (7 moves). F
-           turns every face S displaced back (X X') and turns only a face S
-           does not touch (Y), so S' puts every centre facelet back on its
-           face, turned only as Y turns it; meanwhile F has moved other edges
-           into the slots S's wings come back to: one step can pair several
-           wings ("slice, flip, slice back", as reduction solvers pair the
-           edges of a 4x4x4);
-  W2 F W2' W2 a quarter or half turn of the two outer layers of any face (Rw:
-           1 move), F as above (5 moves). Rw is the grouped turn 3Rw (the
-           4x4x4's Rw on the view: it keeps every joined piece joined) less
-           the slices between, so W2 F W2' is the slice step S F S' of those
-           slices conjugated by a grouped turn, and keeps the centres joined
-           as it does, for two moves fewer. On the 6x6x6 and 7x7x7 the slice
-           between is the one layer 3 (and N-2 from the far side), so the slice
-           steps of those layers are left out (`covered`: the same joins,
-           dearer); on larger cubes W2 stands for two slices or more, and
-           both kinds are steps.
-(6x6x6, seed 6060, 20 states: the pairing stage 64.3 -> 51.0 moves, the whole solve 279.3 ->
-262.5; with both kinds of step on the 6x6x6 265.8.)
-A beam search (width WIDTH) over these steps keeps the cubes with the least
-  moves + WEIGHT x (wing facelets outside the view not joined)
-and returns the path to the best score seen (at worst no step). WEIGHT is
-about what the wing 3-cycles pay per facelet once few wings are left
-(6x6x6, seed 6666, 4 states: the wing moves 99.5 -> 77.5 at width 16, weight 5).
-The outer turns move the view's pieces (the view stage solves them later), so
-the goal of the later stages is taken again after this stage.
+A wing outside the view is "joined" when it shows the colours of its group's view wing
+(views.joins). Every step keeps every joined centre facelet joined and moves wings freely:
+  W        an outer turn (1 move);
+  S F S'   S a quarter or half turn of an inner slice outside the view (2 moves), F = X Y X'
+           with X an outer turn of a face S's layer passes through and Y an outer turn of a
+           face of S's axis (7 moves in all): "slice, flip, slice back";
+  W2 F W2' W2 a turn of the two outer layers of any face, F as above (5 moves): the slice
+           step of the slices that Rw covers, conjugated by the grouped turn 3Rw. On the
+           6x6x6 and 7x7x7 it replaces the slice steps of layer 3 (`covered`).
+A beam search (width WIDTH) keeps the cubes with the least moves + WEIGHT x (wing facelets
+outside the view not joined) and returns the path to the best score seen. The outer turns
+move the view's pieces, so later stages take their goal again. docs/solver-big.md explains
+why the steps keep the centres.
 """
 
 from heapq import nsmallest
@@ -98,7 +77,7 @@ def _children(beam, steps_, pairs):
 
 class PairingStage(object):
     """The beam search of the pairing stage for one cube size. Its steps are built for
-    each solve and dropped after it (about 0.1 s; held, they raised the 7x7x7's peak)."""
+    each solve and dropped after it, so later stages do not hold them."""
 
     def __init__(self, n):
         self.n = n

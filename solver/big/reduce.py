@@ -20,10 +20,10 @@
 Every stage takes its goal afresh from the cube (views.blown_up; outer turns
 move the view, keeping every joined piece joined).
 The first four stages run on the cube turned by each of ROTATIONS[:TRIED[n]]
-(whole-cube turns: the beams take another path in each orientation, a spread
-of about 15 moves); the later stages go on in the one whose moves so far plus
-ESTIMATE_CENTRE / ESTIMATE_WING per facelet not joined is least, and its moves
-are given back in the frame of the cube asked (moves.rotated_faces).
+(whole-cube turns: the beams take another path in each orientation); the
+later stages go on in the one whose moves so far plus ESTIMATE_CENTRE /
+ESTIMATE_WING per facelet not joined is least, and its moves are given back
+in the frame of the cube asked (moves.rotated_faces).
 Every stage is bounded: the beam by its steps, each cycle step joins at least
 one piece for good, the smaller solvers bound theirs.
 """

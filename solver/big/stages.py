@@ -1,39 +1,18 @@
 """The cycle stages: the centre and wing orbits outside the view, by table 3-cycles.
 
-A step is a 3-cycle (or a block, below) and is weighed by its moves per piece
-it puts home (net; moves counted after merging with the solution's last merging.TAIL
-moves). A table cycle moves nothing but its three pieces (up to the outer
-turns left out, below), so what is joined stays joined; each step joins at
-least one piece more, so a stage ends within 2 x 24 steps per orbit. Both
-stages are beams (`_CycleStage._beam`): a few cubes kept after each step, each
-followed by its few steps with the fewest moves per piece, the children ranked
-by moves + a weight x pieces not yet home; the wing stage runs one orbit at a
-time.
+A step is a table 3-cycle, or for the centres a stored commutator of several 3-cycles
+(cyclebuild.block_commutators), weighed by its moves per piece it puts home, net, counted
+after merging with the solution's last merging.TAIL moves. A cycle moves nothing but its
+pieces, so what is joined stays joined, and each step joins one piece more: a stage ends
+within 2 x 24 steps per orbit. Both stages are beams (`_CycleStage._beam`): BEAM_WIDTH cubes
+kept, each followed by its STEP_CHOICES cheapest steps, ranked by moves + FACELET_WEIGHT x
+pieces not home (the wings' WING_* constants); the wing stage runs one orbit at a time.
 
-The centre stage takes all centre orbits at once and weighs the table's
-commutators of several 3-cycles (cyclebuild.block_commutators: three rectangles of
-centres cycled for 12 moves, and two to four 3-cycles of one orbit or several
-for 7-16), as they are and after each outer turn, beside the 3-cycles of every orbit (beam: BEAM_WIDTH, STEP_CHOICES,
-FACELET_WEIGHT; the wings' WING_*). The greedy they replaced, one cube and its
-one best step, was 5-10% longer for the centres and up to 15% for the wings
-(docs/solver-big.md).
-
-Open cycles: a cycle's closing grouped turns are left out (`cycles.opened`):
-an outer turn, or a wide turn of whole groups of layers (the 6x6x6's 3Rw, the
-7x7x7's 3Rw and 4Rw: views.lift of a smaller cube's turn), turns every joined
-piece with its view facelet, so it keeps every joined piece joined and moves
-only the view, which the view stage solves whole at the end. Each step
-therefore takes its goal afresh (views.blown_up of the cube: the colour each
-facelet must show), and a cycle costs its moves up to its last other turn
-(6x6x6, seed 6666, first 6 states: centres + wings 200.6 -> 176.2 moves with
-the outer turns left out; the grouped wide turns too, 2026-11-27: 8 states of
-seed 6060, centres 80.8 -> 72.5, 6 of seed 7070, 112.5 -> 90.2). Centre
-pieces of one colour are alike: a centre orbit is done when each facelet
-shows its goal. Wings are told apart by colours and
-hand: a wing cannot be flipped in its slot, so which way round it shows its
-colours at a slot is fixed by geometry (`orientation`, computed from the
-move maps); each slot then needs one wing and the wings of an orbit form a
-permutation, even after the parity stage, so 3-cycles finish it.
+Cycles are open (`cycles.opened`): their closing grouped turns keep every joined piece joined
+and move only the view, so they are left out and each step takes its goal afresh from the
+cube (views.blown_up). Centre pieces of one colour are alike. A wing cannot be flipped in its
+slot (`orientation`, from the move maps), so the wings of an orbit form a permutation, even
+after the parity stage, and 3-cycles finish it. docs/solver-big.md has the design.
 """
 
 from operator import eq, itemgetter
@@ -156,8 +135,8 @@ class _CycleStage(object):
 
     def _cycle_steps(self, index, tiers, solution):
         """(net, cost, moves) of every cycle of `tiers` ({net: cycles}), opened; the cycles
-        of the best gain also after each grouped turn (only those: on the 7x7x7 all of them
-        cost 2.6 s a solve more for no fewer moves)."""
+        of the best gain also after each grouped turn (only those: weighing all of them
+        costs time for no fewer moves)."""
         top = max(tiers) if tiers else 0
         for net in sorted(tiers):
             turned = self._turned(index) if net == top else ()

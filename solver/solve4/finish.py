@@ -1,25 +1,10 @@
-"""The last step of the reduction: the reduced 4x4x4 as a 3x3x3, and parity.
+"""The last step of the reduction: the reduced 4x4x4 as a 3x3x3.
 
-A reduced 4x4x4 (centres solved, edges paired, no parity) turns like a
-3x3x3 under outer turns: the 3x3x3 facelet at (row, col) of a face is the
-4x4x4 facelet at (R[row], R[col]) with R = (0, 1, 3), i.e. a corner, one
-wing of each edge and one centre facelet. The 3x3x3 solver (cubebot.solver.solve3)
-then finishes it; its outer turns are outer turns of the 4x4x4.
-
-The finish (reduce.Reducer) is kociemba's first solution in each of FINISH_VIEWS, the
-shortest kept, searched with max depth FINISH_DEPTH (22), not 21. kociemba's search meets
-phase-1 solutions in a fixed order and stops at the first whose phase 2 fits in the
-depth left, so when its first solution within 22 moves has at most 21 it is exactly its
-first solution within 21 (found no later). Only when it has 22 would the search within
-21 go on, and those are the searches that ran for seconds (3.3 s for one view of one of
-the first 20 states of seed 4444, against 40 ms within 22): the view then offers its
-22-move solution. The seventh view (the cube turned by z y2) makes up for the views
-whose 21-move solution is no longer looked for (60 reduced cubes of seed 4444: mean
-finish 19.62 moves with six views within 21, 19.67 with six within 22, 19.57 with the
-seven within 22; CPU time per finish mean 0.42 -> 0.24 s, p95 2.5 -> 0.5 s, load 5).
-The Reducer finishes up to reduce.MAX_REDUCED reduced cubes of the same reduction length
-this way, in order until one has a finish of at most reduce.GOOD_FINISH moves, and keeps
-the shortest whole solution.
+A reduced 4x4x4 (centres solved, edges paired, no parity) turns like a 3x3x3 under outer
+turns: the 3x3x3 facelet at (row, col) of a face is the 4x4x4 facelet at (R[row], R[col]) with
+R = ROWS = (0, 1, 3). cubebot.solver.solve3 finishes it, and its outer turns are outer turns of
+the 4x4x4. The finish is kociemba's first solution within FINISH_DEPTH (22) moves in each of
+FINISH_VIEWS, the shortest kept; docs/solver4.md explains why 22 and the seventh view.
 """
 
 from cubebot.solver.facelets import FACES, face_index

@@ -1,48 +1,24 @@
 """The pairs stage (Tsai's step 4): centres solved, every edge paired, no PLL parity.
 
-Runs after the slice stage with orbits.PAIR_MOVES (16): U and D (any turn),
-F2, B2, R2, L2 and the six wide half turns. They keep each wing in its orbit
-and the E-slice slots among themselves, so the edges are described by:
+Runs after the slice stage with orbits.PAIR_MOVES (16: U and D any turn, F2, B2, R2, L2 and
+the six wide half turns), which keep each wing in its orbit and the E-slice slots among
+themselves. The edges are then:
+  rho   the pairing permutation of the A indices (rho[i] = j when the A wing at A index i
+        has its B wing at partner[j]); every edge is paired when rho is the identity. Its U/D
+        part is ranked 0 .. 8! - 1, its E part 0 .. 23.
+  bit   edge permutation parity xor corner permutation parity: 0 = no PLL parity.
 
-  rho   the pairing permutation of the A indices: rho[i] = j when the A wing
-        at A index i has its B wing at partner[j] (the B slot of the edge
-        whose A slot is j). Every edge is paired when rho is the identity.
-        rho maps the eight U/D-layer A indices (orbits.UD_A) among
-        themselves, rank 0 .. 8! - 1 = 40,319, and the four E-slice ones
-        (orbits.E_A), rank 0 .. 23.
-  bit   the parity of the edge permutation (read from the A wings) xor the
-        parity of the corner permutation: 0 = no PLL parity once reduced.
+Tables (IDA* takes the max of the three distance tables; all are 0 at the goal, together only
+there):
+  4x4-pairs-moves    words: UD rank * 16 + move -> UD rank (N_UD * 16 = 645,120)
+  4x4-pairs          4 bits, (UD rank, E rank, bit): N_PAIRS = 8! * 4! * 2 = 1,935,360
+  4x4-pairs-centres  4 bits, (PairCentres rank, E rank, bit): N_PAIRS_CENTRES = 10,080 * 4! * 2
+                     = 483,840
+  4x4-pairs-ud       4 bits, (U/D centre mask, UD rank, bit): N_PAIRS_UD = 70 * 8! * 2 =
+                     5,644,800; the wide half turns move U/D centres and wings together
 
-Moves change rho by rho' = mbA o rho o ma^-1 (ma the move on A indices,
-mbA the move on B indices seen through partner) and flip bit by the parity
-of ma xor the corner flip.
-
-Tables:
-  4x4-pairs-moves    words: UD rank * 16 + move -> UD rank after the move
-                     (N_UD * 16 = 645,120 words)
-  4x4-pairs          4 bits: (UD rank, E rank, bit), N_PAIRS = 8! * 4! * 2 =
-                     1,935,360 ranks; the distance to (identity, 0). The
-                     moves reach 161,280 of them (rho even on U/D, rho in V4
-                     on E), at most 11 moves.
-  4x4-pairs-centres  4 bits: (PairCentres rank, E rank, bit), N_PAIRS_CENTRES
-                     = 10,080 * 4! * 2 = 483,840 ranks, the distance to solved
-                     centres (or turned x2/y2/z2) with rho_E the identity and
-                     bit 0; 80,640 reached, at most 11 moves.
-  4x4-pairs-ud       4 bits: (U/D centre mask, UD rank, bit), N_PAIRS_UD =
-                     70 * 8! * 2 = 5,644,800 ranks, the distance to the U/D
-                     centres solved (U or D colour on U) with rho_UD the
-                     identity and bit 0; at most 12 moves. The wide half
-                     turns move U/D centres and U/D wings together, which
-                     neither table above sees: with it the pairs search
-                     visits 5-20x fewer nodes.
-
-The search is IDA* with the max of the three distance tables; all are 0 at
-the goal, and together only there.
-
-PairCentres: the pairs moves reach 10,080 centre configurations, the
-product of 70 U/D masks (any 4 of the 8 U/D slots), 12 R/L masks and 12 F/B
-masks; each axis mask moves on its own, so the R/L and F/B masks reachable
-are found by a tiny search at start-up and ranked 0..11.
+PairCentres ranks the 10,080 centre configurations the pairs moves reach: 70 U/D masks x 12
+R/L masks x 12 F/B masks.
 """
 
 from math import factorial

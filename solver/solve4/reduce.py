@@ -240,7 +240,7 @@ class Reducer(CentresAndWings):
         solution ends the search, its plan the one with the lowest start index (the
         candidate and frame order) among those with a solution at that total. So a try
         whose pairs stage is long is never searched to its end (a pairs search of a
-        loose bound took up to 0.4 M nodes and more than a second here), and the result
+        loose bound is the slowest part of a solve), and the result
         is what searching the tries one after another for a shorter total gives, the
         first in that order among the shortest. Each try gets at most PAIRS_TRY_NODES
         nodes in all; if none finds a solution within them, the first try of the first

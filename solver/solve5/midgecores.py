@@ -1,35 +1,20 @@
 """Centre-keeping midge cores with any outer word inside: the table 5x5-midge-cores.
 
-A core here is X^k W X^-k: X a middle slice (k = 1, 2, 3), W a word of at
-most W_MAX outer turns in which every face makes an even number of quarter
-turns (a half turn counts two). Such a core keeps every centre home,
-whatever W does to the rest:
-  - fixed centres: only X^k and X^-k move them, and they cancel;
-  - T-centres: under phase 2's moves they are 12 one-colour T-pairs (tcentres),
-    and an outer quarter turn of a face only swaps that face's two pair slots
-    (column, row); turns of different faces act on different slots, so a face
-    turned an even number of quarter turns leaves every pair slot as it was:
-    X^-k brings back exactly the pairs X^k took away.
-W's outer turns move edges whole (a dedge with its midge) and are never
-undone; so, seen from the dedges, X^k shifts the midges of X's ring, W
-carries some of those edges out of the ring and others in, and X^-k shifts
-the midges then in the ring back: up to 8 midges move, where the cores of
-midges.py (W one half turn of a face X passes through) move at most the
-four of one ring (3-cycles). With W_MAX = 4 the effects move 3-6 midges.
+A core is X^k W X^-k: X a middle slice (k = 1, 2, 3), W a word of at most W_MAX outer turns
+in which every face makes an even number of quarter turns (a half turn counts two). Such a
+core keeps every centre home: X^-k undoes X^k on the fixed centres, and an outer quarter turn
+only swaps its face's two T-pair slots, so W leaves every pair slot as it was. W carries edges
+in and out of X's ring, so a core moves 3-6 midges (docs/solver5.md).
 
-Effect of a core, independent of the cube: with midges.dest's d before the
-core and d' after it, d'[A[h]] = B[d[h]] for the core's half-slot maps A (all
-its turns) and B (its outer turns only; midges.follow). The midge of slot s
-is then home after the core iff d[2s] == E[s] with E[s] = B^-1[A[2s]]. So a
-core places, on dest d, (#s not home with d[2s] == E[s]) - (#s home that it
-moves, E[s] != 2s) midges net; CoreIndex counts that for every core at once.
+A core's effect does not depend on the cube: with midges.dest's d before it and d' after,
+d'[A[h]] = B[d[h]] (A the half-slot map of all its turns, B of its outer turns only), so the
+midge of slot s is home after it iff d[2s] == E[s] = B^-1[A[2s]]. CoreIndex counts, for every
+core at once, the midges it places net on a given d.
 
-Table 5x5-midge-cores: one record per distinct effect E (the cheapest core
-found for it, then the first in enumeration order), key the core's index (2
-bytes), value E (N_MIDGES bytes, each < 24) then the core's phase-2 moves
-(MAX_MOVES bytes, each a slices.MOVES index + 1, leading zeros for fewer).
-N_CORE_WORDS counts the W words; N_CORES the distinct effects the build
-finds (2,361 for W_MAX = 4).
+Table 5x5-midge-cores: one record per distinct effect E (the cheapest core for it), key the
+core's index (2 bytes), value E (N_MIDGES bytes) then its phase-2 moves (MAX_MOVES bytes,
+slices.MOVES index + 1, leading zeros for fewer). `words()` lists the W words, `build_cores()`
+the cheapest core of each effect.
 """
 
 import itertools

@@ -1,37 +1,18 @@
 """The midge stage of phase 2: every midge next to its own dedge, the right way round.
 
-Run when every centre is home. A midge is told apart by its two colours;
-its "half slots" are the 24 midge facelets (half 2s + k is facelet k of
-midge slot s, model.MIDGES order). dest[h]: the half slot where the midge
-half now at h belongs: next to the dedge showing the same two colours, on
-the face where that dedge shows h's colour. Goal: dest is the identity.
+Run when every centre is home. A midge's "half slots" are the 24 midge facelets (half 2s + k
+is facelet k of midge slot s, model.MIDGES order); dest[h] is the half slot where the midge
+half now at h belongs. Goal: dest is the identity.
 
-Moves that keep the centres home and move midges: the cores
-    X^k F2 X^-k    (X a middle slice, F2 a half turn of a face X passes
-                    through, k = 1, 2, 3: 36 cores, 5 written turns)
-Each keeps every T- and fixed centre on its face (F2 swaps two T-centres of
-one colour) and moves the 4x4x4 part by F2 only, an outer turn. Seen from
-the dedges, a core with k = 1 or 3 is a 3-cycle of midges (with flips).
-Outer turns before a core (a setup) are never undone: an outer turn moves a
-dedge and its midge together and keeps every centre on its face, so what is
-home stays home. The table 5x5-midge-cycles holds, for every midge 3-cycle
-(two 3-cycles of half slots, keyed by the one with the smallest half slot),
-the shortest setup + core found by a breadth-first search over setups (an
-outer turn costs one, a core five; cycletables.cheapest_setups). The stage is a
-beam search over these cycles and, when given a midgecores.CoreIndex, over
-the cores X^k W X^-k of the table 5x5-midge-cores (W any outer word with
-every face an even number of quarter turns: they keep the centres too and
-move 3-6 midges; midgecores.py), each as it is or after a setup of one or
-two outer turns (CORE_SETUP_TURNS): from each cube of the beam the
-BEAM_BRANCH steps with the fewest written turns per midge they put home, the
-cube read again after each; the beam keeps the BEAM_WIDTH cubes with the
-fewest turns + BEAM_WEIGHT x midges out of place.
-
-Why the table's cycles are 3-cycles: a core X^k W X^-k whose W keeps X's
-ring rows on their faces (turns of X's two faces, half turns of the four it
-passes through) keeps the ring's four dedges among themselves, so it moves
-at most those four midges: a 3-cycle (k = 1, 3) or two swaps (k = 2, not in
-the table). The cores of midgecores.py drop that condition.
+Steps keep every centre home and move midges:
+  - the 3-cycles of table 5x5-midge-cycles: a setup of outer turns, then a core X^k F2 X^-k
+    (X a middle slice, F2 a half turn of a face X passes through, 5 written turns), found by
+    cycletables.cheapest_setups (an outer turn costs 1, a core 5);
+  - with a midgecores.CoreIndex, the cores X^k W X^-k of table 5x5-midge-cores, as they are
+    or after a setup of one or two outer turns (CORE_SETUP_TURNS).
+Setups are never undone: an outer turn moves a dedge and its midge together. The stage is a
+beam: from each cube the BEAM_BRANCH steps with the fewest written turns per midge placed,
+the BEAM_WIDTH cubes with the fewest turns + BEAM_WEIGHT x midges out of place kept.
 """
 
 import heapq

@@ -246,8 +246,8 @@ class PairWays(object):
     of solution k; srcs, the src of its midges.paths_checks (N_MIDGES bytes each,
     solution k at k x N_MIDGES), and wants, the wants as one integer (bytes in the same
     order, big-endian); codes, its moves as indices + 1 into `moves` (the
-    stage's), `width` bytes each, 0 after the last. About 40 bytes a solution; as lists
-    of moves and checks it was 10 times that (peak RSS 71 MB at 800 a start)."""
+    stage's), `width` bytes each, 0 after the last. About 40 bytes a solution, a tenth
+    of what lists of moves and checks take."""
 
     __slots__ = ("moves", "turns", "srcs", "wants", "codes", "width")
 

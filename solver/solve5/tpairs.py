@@ -157,7 +157,7 @@ class TPairStage(object):
 class _RowCache(object):
     """For one beam: each set rank's row (SetMoves.row) and its unit after every step,
     made once when the rank is first met (a beam's six-rank states share most of their
-    ranks) and dropped with the beam: at most a few thousand ranks, ~2 KB each."""
+    ranks) and dropped with the beam: at most a few thousand ranks."""
 
     def __init__(self, row, unit):
         self.row = row

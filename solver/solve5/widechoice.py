@@ -11,8 +11,8 @@ the same length that differ only in the middle.
 `variants(state, moves, table, count)` picks among them by the T-pair
 stage's table (tsets.TSetTable.total: the sum over the six colours of each
 colour's exact cost to two whole T-pairs), which the stage after phase 1
-(tpairs.py) is guided by. 2 ** 15 variants are too many to rank one by one
-(0.4 s here), so a beam goes through the moves once: at each wide turn every
+(tpairs.py) is guided by. 2 ** 15 variants are too many to rank one by one,
+so a beam goes through the moves once: at each wide turn every
 partial variant of the beam branches into both ways of writing it, partial
 variants leaving the same T-centres are merged, and the WIDTH best are kept,
 ranked by the estimate of the T-centres they would leave if the rest of the

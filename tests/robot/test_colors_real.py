@@ -53,7 +53,7 @@ def test_manifest_matches_the_files():
 
 
 # Labelled scans the resolver reports for a rescan instead of resolving
-# (docs/colors.md, "Left out", and their manifest notes): webcam scans whose
+# (docs/colors.md, "Limits", and their manifest notes): webcam scans whose
 # white and yellow are both saturated, so that the two overlap at the edge
 # (a yellow's blue at 249, a white's at 250 of 255) and a swap of two wings
 # or centres costs less than the margin; a 4x4x4 whose two whitish colours

@@ -20,8 +20,8 @@ Sources:
   are single inner slices: 2R, 2L, 2U in our notation).
 - [kociemba] kociemba's facelet numbering of the corners and edges (his
   cornerFacelet / edgeFacelet tables), with the facelet string convention in
-  /work/shared/reference/facts.md.
-- [facts] /work/shared/reference/facts.md, "Cube facts and anchors": the
+  docs/references.md ("Cube numbers").
+- [facts] docs/references.md, "Cube numbers" (Wikipedia, "Pocket Cube"): the
   2x2x2 distance distributions in HTM and QTM (one corner fixed, 3,674,160
   positions).
 - Group identities: (R U R' U') has order 6 and (R U) has order 105
@@ -175,7 +175,7 @@ def ccw(rows):
     return cw(cw(cw(rows)))
 
 
-# What a whole-cube rotation does to the net (facts.md): which face's stickers
+# What a whole-cube rotation does to the net (docs/references.md): which face's stickers
 # land on each face, and how they turn on the way. x turns the cube like R: F
 # comes up to U as it is, U goes to the back upside down, ...
 ROTATIONS = {
@@ -226,6 +226,23 @@ DISTRIBUTION = {
             90280, 276],
 }
 MOVE_SETS = {"htm": cube2.HTM_MOVES, "qtm": cube2.QTM_MOVES}
+
+
+def test_the_distributions_are_the_ones_docs_references_cites():
+    """docs/references.md, "Cube numbers", and this test cite the same published figures."""
+    import os
+    import re
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        "docs", "references.md")
+    cited = {}
+    for line in open(path):
+        found = re.match(r"\| 2x2x2 optimal distances, (HTM|QTM), depth 0\.\.\d+ \| ([\d, ]+) \(mean ([\d.]+)\)", line)
+        if found:
+            cited[found.group(1).lower()] = ([int(x) for x in found.group(2).split(",")], float(found.group(3)))
+    assert set(cited) == set(DISTRIBUTION)
+    for metric, (counts, mean) in cited.items():
+        assert counts == DISTRIBUTION[metric]
+        assert round(sum(d * c for d, c in enumerate(counts)) / float(sum(counts)), 3) == mean
 
 
 @pytest.mark.parametrize("metric", ["htm", "qtm"])

@@ -15,7 +15,7 @@ cubebot.robot.colour.scheme.SCHEMES or a dict; "pastel" has pink, purple and cya
 stickers) or colour names. Noise presets: "low", "moderate" (+-25%
 brightness, a noticeable cast) and "high" (more of everything, and 3% wild
 readings). The presets are chosen to resemble the traits described in the
-project's reference notes (facts.md); they are not fitted to real recordings,
+project's references (docs/references.md); they are not fitted to real recordings,
 so no preset is a measured claim about a real sensor (`real=True` is).
 
 `real=True` gives the sensor the traits of the real EV3 scans in
