@@ -115,10 +115,12 @@ def results(sections, references):
         lines.append("| {0}x{0}x{0} | {1} | {2} | {3} | {4} | {5}{6}: {7} |".format(
             size, moves, median, memory, arm, mean, " ({})".format(took) if took else "", who))
     robot = sections["robot"].split("### 3x3x3", 1)[1].split("### ", 1)[0]
-    total, scan, turning = (first(cell(robot, row, "mean")) for row in ("total", "scan", "turning"))
+    total, scan, turning, check = (first(cell(robot, row, "mean"))
+                                   for row in ("total", "scan", "turning", "check at the end"))
     lines += ["", "A whole 3x3x3 run of the simulated robot is estimated at {} for the real one: "
-              "scan {}, turning {}, the rest compute (records \"robot\", \"solver\", \"solver4\", "
-              "\"solver5\", \"solver-big-6\", \"solver-big-7\", \"brick-memory\").".format(total, scan, turning)]
+              "scan {}, turning {}, the check at the end {}, the rest compute (records \"robot\", "
+              "\"solver\", \"solver4\", \"solver5\", \"solver-big-6\", \"solver-big-7\", "
+              "\"brick-memory\").".format(total, scan, turning, check)]
     return lines
 
 
