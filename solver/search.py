@@ -351,6 +351,7 @@ def coord_ida(model, start, max_cost=20, max_solutions=1, stats=None, max_nodes=
             NO_LIMIT if more_nodes is None else more_nodes)
         moves = model.moves
         return [[moves[i] for i in path] for path in paths]
+    _check_rows(model)
     _check_state(model, start)
     stop = None
     if max_nodes is not None:
@@ -367,6 +368,14 @@ def coord_ida(model, start, max_cost=20, max_solutions=1, stats=None, max_nodes=
                          "run `cubebot tables build`")
 
 
+def _check_rows(model):
+    for k, r in enumerate(model.rows):
+        if len(r.entries) < r.size * model.n_moves:
+            raise TableError("move table of coordinate {} has {} entries, expected {} x {}: run "
+                             "`cubebot tables build`".format(k, len(r.entries), r.size,
+                                                              model.n_moves))
+
+
 def _check_state(model, state):
     if len(state) != len(model.sizes) or any(not 0 <= c < s for c, s in zip(state, model.sizes)):
         raise TableError("state {} is outside the coordinates {}".format(tuple(state), model.sizes))
@@ -381,6 +390,7 @@ def coord_bfs(model, goals, max_depth=None, progress=None):
         return lib.bfs(model.spec, list(goals), NO_LIMIT if max_depth is None else max_depth,
                        progress)
     from cubebot.solver.tables import bfs
+    _check_rows(model)
     try:
         return bfs(goals, model.neighbours, n_states=model.n_states, max_depth=max_depth,
                    progress=progress)
