@@ -20,6 +20,8 @@ layer, last layer) key increases. This keeps the branching factor of the
 outer-face 3x3x3 move set at 13.35 instead of 18.
 """
 
+import time
+
 from cubebot.solver.moves import AXIS_OF
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
@@ -198,6 +200,8 @@ PURE_PYTHON_ENV = "CUBEBOT_PURE_PYTHON"     # set to 1: the pure-Python path, bu
 COMPILED, PYTHON = "compiled", "python"      # the names of the two paths (core_path())
 NO_LIMIT = -1                                # the core's "no limit" for counts and nodes
 _CORE = []                                   # [the core module or None], imported on first use
+CORE_SECONDS = [0.0]                         # wall time spent inside the core (this process):
+                                             # the brick-time estimate scales it as compiled code
 
 
 def core():
@@ -344,11 +348,13 @@ def coord_ida(model, start, max_cost=20, max_solutions=1, stats=None, max_nodes=
     stats = stats if stats is not None else Stats()
     lib = core()
     if lib is not None:
+        began = time.perf_counter()
         paths, stats.nodes = lib.ida(
             model.spec, tuple(start), max_cost, min_cost,
             NO_LIMIT if max_solutions is None else max_solutions, stats.nodes,
             NO_LIMIT if max_nodes is None else max_nodes, 1 if cheapest_only else 0,
             NO_LIMIT if more_nodes is None else more_nodes)
+        CORE_SECONDS[0] += time.perf_counter() - began
         moves = model.moves
         return [[moves[i] for i in path] for path in paths]
     _check_rows(model)
@@ -387,8 +393,11 @@ def coord_bfs(model, goals, max_depth=None, progress=None):
     the same bytes either way."""
     lib = core()
     if lib is not None:
-        return lib.bfs(model.spec, list(goals), NO_LIMIT if max_depth is None else max_depth,
+        began = time.perf_counter()
+        dist = lib.bfs(model.spec, list(goals), NO_LIMIT if max_depth is None else max_depth,
                        progress)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        return dist
     from cubebot.solver.tables import bfs
     _check_rows(model)
     try:
