@@ -405,3 +405,81 @@ def coord_bfs(model, goals, max_depth=None, progress=None):
                    progress=progress)
     except IndexError:
         raise TableError("a move table of the build gives a value out of range")
+
+
+def rank_beam(start, row, units, turns, weight, width, limit, max_steps, recent, slack,
+              table=None):
+    """A beam over states that are tuples of ranks, every rank turned by the same steps:
+    up to `limit` paths (lists of step indices) to a state whose units add up to 0,
+    cheapest first, or None. In the core when it is built and `table` is given.
+
+    row(r)[k]: rank r after step k (table: (buffer, byte offset) of the same rows as
+    16-bit little-endian words, rank r's at r x len(turns)); units[r]: a rank's share
+    of the score; turns[k]: the cost of step k. A state's key is its cost so far +
+    weight x the sum of its ranks' units after the step; each state met keeps its
+    smallest key (the first of equal ones), states met in the last `recent` steps are
+    dropped, and the `width` smallest (key, state, cost, parent, step) go on. When
+    some state is finished, those (sorted by cost, state, parent, step), up to `limit`
+    and at most `slack` above the cheapest, are the answer."""
+    from heapq import nsmallest
+    lib = core()
+    if lib is not None and table is not None:
+        began = time.perf_counter()
+        found = lib.beam(table[0], table[1], units, tuple(turns), tuple(start), float(weight),
+                         width, limit, max_steps, recent, slack)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        return found
+    rows_of = _RowCache(row, units)
+    beam = [(0, start, [])]
+    seen = [set([start])]
+    for _ in range(max_steps):
+        found = {}
+        get = found.get
+        for b, (spent, state, _) in enumerate(beam):
+            rows, unit_rows = rows_of(state)
+            lefts = list(map(sum, zip(*unit_rows)))
+            costs = [spent + t for t in turns]
+            for k, after in enumerate(zip(*rows)):
+                key = costs[k] + weight * lefts[k]
+                old = get(after)
+                if old is None or key < old[0]:
+                    found[after] = (key, costs[k], b, k, lefts[k])
+        for r in seen:             # states of the last `recent` steps are not taken again
+            for after in r.intersection(found):
+                del found[after]
+        if not found:
+            return None
+        done = sorted((spent, state, b, k) for state, (_, spent, b, k, left) in found.items()
+                      if not left)
+        if done:
+            return [beam[b][2] + [k] for spent, _, b, k in done[:limit]
+                    if spent <= done[0][0] + slack]
+        ranked = nsmallest(width, ((key, state, cost, b, k)
+                                   for state, (key, cost, b, k, _) in found.items()))
+        seen = (seen + [set(found)])[-recent:]
+        beam = [(cost, state, beam[b][2] + [k]) for _, state, cost, b, k in ranked]
+    return None
+
+
+class _RowCache(object):
+    """For one beam: each rank's row and its units after every step, made once when
+    the rank is first met (a beam's states share most of their ranks) and dropped
+    with the beam."""
+
+    def __init__(self, row, unit):
+        self.row = row
+        self.unit = unit
+        self.made = {}
+
+    def __call__(self, state):
+        """(the rows, the unit rows) of a state's ranks."""
+        made = self.made
+        rows, units = [], []
+        for r in state:
+            got = made.get(r)
+            if got is None:
+                rw = self.row(r)
+                got = made[r] = (rw, [self.unit[x] for x in rw])
+            rows.append(got[0])
+            units.append(got[1])
+        return rows, units
