@@ -591,6 +591,109 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- descent
+ * search.descend over a coordinate model whose bound is exact: from each state
+ * only the moves to a state within the moves left are followed. */
+
+typedef struct {
+    const Model *m;
+    long max_solutions;
+    int failed;
+    int path[MAX_DEPTH];
+    int depth;
+    PyObject *found;
+} Walk;
+
+static void walk(Walk *w, const unsigned long *state, int h, int left, int last)
+{
+    const Model *m = w->m;
+    unsigned long next[MAX_COORDS];
+    const int row = last < 0 ? m->n_moves : last;
+    int a;
+    if (h == 0) {
+        if (left == 0) {
+            PyObject *sol = PyList_New(w->depth);
+            int k;
+            if (sol == NULL) {
+                w->failed = 1;
+                return;
+            }
+            for (k = 0; k < w->depth; k++)
+                PyList_SET_ITEM(sol, k, PyLong_FromLong(w->path[k]));
+            if (PyList_Append(w->found, sol) < 0)
+                w->failed = 1;
+            Py_DECREF(sol);
+        }
+        return;
+    }
+    left -= 1;
+    if (w->depth >= MAX_DEPTH) {
+        PyErr_SetString(PyExc_ValueError, "a descent deeper than the core allows");
+        w->failed = 1;
+        return;
+    }
+    for (a = 0; a < m->n_allowed[row]; a++) {
+        int i = m->allowed[row][a], d;
+        if (apply_move(m, state, i, next) < 0) {
+            w->failed = 1;
+            return;
+        }
+        d = heuristic(m, next);
+        if (d < 0) {
+            w->failed = 1;
+            return;
+        }
+        if (d <= left) {
+            w->path[w->depth++] = i;
+            walk(w, next, d, left, i);
+            w->depth--;
+            if (w->failed)
+                return;
+            if (PyList_GET_SIZE(w->found) >= w->max_solutions)
+                return;
+        }
+    }
+}
+
+PyDoc_STRVAR(descend_doc,
+"descend(model, start, max_solutions, length) -> solutions (lists of move indices):\n"
+"search.descend over a coordinate model; length -1 for the shortest.");
+
+static PyObject *core_descend(PyObject *self, PyObject *args)
+{
+    PyObject *spec, *start, *out = NULL;
+    Model model;
+    Walk w;
+    unsigned long state[MAX_COORDS];
+    long max_solutions;
+    int length, h;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOli", &spec, &start, &max_solutions, &length))
+        return NULL;
+    if (!PyTuple_Check(spec)) {
+        PyErr_SetString(PyExc_TypeError, "model: a tuple");
+        return NULL;
+    }
+    if (parse_model(&model, spec) < 0 || read_state(&model, start, state) < 0)
+        goto done;
+    h = heuristic(&model, state);
+    if (h < 0)
+        goto done;
+    memset(&w, 0, sizeof(w));
+    w.m = &model;
+    w.max_solutions = max_solutions;
+    w.found = PyList_New(0);
+    if (w.found == NULL)
+        goto done;
+    walk(&w, state, h, length < 0 ? h : length, -1);
+    if (w.failed)
+        Py_CLEAR(w.found);
+    out = w.found;
+done:
+    release_model(&model);
+    return out;
+}
+
 /* ---------------------------------------------------------------- rank beam
  * search.rank_beam: a beam over states of RB_WIDTH ranks, each turned by one
  * word table (rank * n_steps + step), scored by the written turns so far plus
@@ -994,6 +1097,7 @@ static PyMethodDef core_methods[] = {
     {"ida", core_ida, METH_VARARGS, ida_doc},
     {"bfs", core_bfs, METH_VARARGS, bfs_doc},
     {"beam", core_beam, METH_VARARGS, beam_doc},
+    {"descend", core_descend, METH_VARARGS, descend_doc},
     {NULL, NULL, 0, NULL}
 };
 

@@ -312,6 +312,26 @@ class CoordModel(object):
             return buffer[at + rank]
         return read
 
+    def scalar(self):
+        """(apply, heuristic) over bare ints for a model of one coordinate whose one table
+        is read by the coordinate itself (the same values as apply and heuristic on
+        1-tuples); else None."""
+        if len(self.rows) != 1 or len(self.tables) != 1 or self.tables[0].terms != ((0, 1, None),):
+            return None
+        entries, n, table = self.rows[0].entries, self.n_moves, self.tables[0]
+        buffer, at = table.buffer, table.offset
+
+        def apply(state, i):
+            return entries[state * n + i]
+
+        if table.bits == 4:
+            def heuristic(state):
+                return (buffer[at + (state >> 1)] >> ((state & 1) << 2)) & 15
+        else:
+            def heuristic(state):
+                return buffer[at + state]
+        return apply, heuristic
+
     def apply(self, state, i):
         n = self.n_moves
         return tuple(r.entries[c * n + i] for r, c in zip(self.rows, state))
@@ -369,6 +389,31 @@ def coord_ida(model, start, max_cost=20, max_solutions=1, stats=None, max_nodes=
                              max_cost=max_cost, costs=model.costs, max_solutions=max_solutions,
                              stop=stop, stats=stats, cheapest_only=cheapest_only,
                              more_nodes=more_nodes, min_cost=min_cost))
+    except IndexError:
+        raise TableError("a move or distance table of the search gives a value out of range: "
+                         "run `cubebot tables build`")
+
+
+def coord_descend(model, start, max_solutions=1, length=None):
+    """descend(...) over a CoordModel whose bound is exact (its heuristic), from its state
+    `start`, in the core when it is built: the same solutions in the same order."""
+    lib = core()
+    if lib is not None:
+        began = time.perf_counter()
+        paths = lib.descend(model.spec, tuple(start), max_solutions,
+                            NO_LIMIT if length is None else length)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        moves = model.moves
+        return [[moves[i] for i in path] for path in paths]
+    _check_rows(model)
+    _check_state(model, start)
+    try:
+        scalar = model.scalar()
+        if scalar is not None:            # one coordinate: states as bare ints (faster)
+            apply, distance = scalar
+            return descend(start[0], model.moves, apply, distance, max_solutions, length)
+        return descend(tuple(start), model.moves, model.apply, model.heuristic, max_solutions,
+                       length)
     except IndexError:
         raise TableError("a move or distance table of the search gives a value out of range: "
                          "run `cubebot tables build`")

@@ -341,3 +341,40 @@ def test_a_damaged_beam_table_is_a_table_error(monkeypatch):
     garbage = bytes(array("H", [1, 2, 9, 0, 1, 2]))       # rank 9 of 3
     with pytest.raises(TableError):
         search.rank_beam((1, 1), None, units, turns, 1.0, 2, 1, 5, 2, 0, table=(garbage, 0))
+
+
+# ---------------------------------------------------------------- the 4x4x4 centres-ud descent
+
+@needs_core
+@pytest.mark.parametrize("longer", [0, 1])
+def test_centres_ud_descent_same_solutions(reducer, monkeypatch, longer):
+    ranked = reducer.ud_ranked
+    rng = random.Random(30 + longer)
+    for _ in range(20):
+        start = rng.randrange(len(ranked.distance))
+        d = ranked.distance[start]
+        if d > 15:
+            continue
+
+        def run(start=start, d=d):
+            return search.coord_descend(ranked.model, (start,), 50, d + longer)
+
+        compiled, python = both(monkeypatch, run)
+        assert compiled == python
+        # the stage's own descent over its ranks gives the same solutions
+        assert compiled == search.descend(start, ranked.moves, ranked.apply,
+                                          ranked.distance.__getitem__, 50, d + longer)
+        for solution in compiled:
+            state = start
+            for m in solution:
+                state = ranked.apply(state, ranked.moves.index(m))
+            assert ranked.distance[state] == 0 and len(solution) == d + longer
+
+
+def test_a_damaged_descent_table_is_a_table_error(reducer, monkeypatch):
+    ranked = reducer.ud_ranked
+    rows = ranked.model.rows[0]
+    cut = Rows(bytes(array("H", list(rows.entries)[:1000])), 0, 2, rows.size)
+    model = CoordModel(ranked.moves, [cut], ranked.model.tables)
+    start = next(r for r in range(len(ranked.distance) - 1, 0, -1) if 0 < ranked.distance[r] < 15)
+    _on_both(monkeypatch, lambda: search.coord_descend(model, (start,), 5))
