@@ -70,23 +70,25 @@ def main():
     k_here = kociemba_median_s(rng)
     factor = brick_time.compiled_factor(k_here)
     lines = [
-        "## Brick-time estimate per size (bench/brick_estimate.py)", "",
+        "## Brick-time estimate per size (`python bench/brick_estimate.py`)", "",
         "Search path: **{}**. kociemba's C solve here: median {:.1f} ms over {} random 3x3x3 "
-        "states, so compiled code counts x{:.0f} on the brick (about {:g} s there, "
-        "docs/references.md); Python counts x{:g}-{:g}.".format(
-            search.core_path(), k_here * 1000, KOCIEMBA_STATES, factor,
-            brick_time.KOCIEMBA_BRICK_S, *brick_time.INT_FACTOR), "",
-        "| size | states | mean moves | median s here | core share | brick estimate (median solve) |",
-        "|---|---|---|---|---|---|"]
+        "states. Compiled code counts {:g} s (its time on the brick, docs/references.md) over "
+        "that median: the factor column. Python counts x{:g}-{:g}.".format(
+            search.core_path(), k_here * 1000, KOCIEMBA_STATES, brick_time.KOCIEMBA_BRICK_S,
+            *brick_time.INT_FACTOR), "",
+        "| size | states | mean moves | median time here | core share of the time | "
+        "compiled factor (from kociemba's time) | brick estimate of the median solve (time) |",
+        "|---|---|---|---|---|---|---|"]
     for size in [int(s) for s in args.sizes.split(",")]:
         rows = measure(size, args.states or STATES[size], rng)
         total = statistics.median(r[1] for r in rows)
         core = statistics.median(r[2] for r in rows)
         shares = sum(r[2] for r in rows) / max(sum(r[1] for r in rows), 1e-9)
         est = brick_time.estimate_solve(total, min(core, total), k_here)
-        lines.append("| {0}x{0}x{0} | {1} | {2:.1f} | {3:.3f} | {4:.0%} | {5} (central {6:.0f} s) |".format(
-            size, len(rows), statistics.mean(r[0] for r in rows), total, shares,
-            brick_time.describe(est), est.central))
+        lines.append("| {0}x{0}x{0} | {1} | {2:.1f} | {3:.3f} s | {4:.0%} | x{5:.0f} | {6} "
+                     "(central {7:.1f} s) |".format(
+                         size, len(rows), statistics.mean(r[0] for r in rows), total, shares,
+                         factor, brick_time.describe(est), est.central))
         print(lines[-1], flush=True)
     text = "\n".join(lines)
     if args.no_record:
