@@ -29,7 +29,7 @@ from cubebot.solver import api, facelets, moves, scramble, search  # noqa: E402
 
 SEED = 4343
 KOCIEMBA_STATES = 40
-STATES = {2: 20, 3: 20, 4: 10, 5: 5, 6: 2, 7: 2}    # states per size (bigger sizes are slow)
+STATES = {2: 20, 3: 20, 4: 10, 5: 4, 6: 1, 7: 1}    # states per size (bigger sizes are slow)
 
 
 def kociemba_median_s(rng):
