@@ -210,11 +210,11 @@ step_copy() {
     local receive='H=${CUBEBOT_HOME:-$HOME}; rm -rf "$H/cubebot.new" && mkdir -p "$H/cubebot.new" && tar -xzmf - -C "$H/cubebot.new"'
     local command
     command="$REMOTE_ENV sh -c $(quote "$receive") && $REMOTE_ENV sh $HOME_DIR/cubebot.new/deploy/brick.sh activate $reuse"
-    show tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" "|"
+    show tar -C "$ROOT" -czf - --exclude=__pycache__ --exclude='*.pyc' --exclude='*.so' "${files[@]}" "|"
     show "${SSH[@]}" "$TARGET" "$command"
     if [ "$DRY_RUN" -eq 0 ]; then
         local upload=$CONTROL_DIR/upload.tar.gz
-        COPYFILE_DISABLE=1 tar -C "$ROOT" -czf "$upload" --exclude=__pycache__ --exclude='*.pyc' "${files[@]}" ||
+        COPYFILE_DISABLE=1 tar -C "$ROOT" -czf "$upload" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.so' "${files[@]}" ||
             die "packing the upload failed"
         say "sending $(($(wc -c <"$upload") / 1024)) KiB (compressed)"
         "${SSH[@]}" "$TARGET" "$command" <"$upload" || die "copying to $TARGET or checking the upload there failed"
@@ -225,8 +225,8 @@ step_deps() {
     step 3 "install: what the brick's Python 3.5 lacks (kociemba, pyserial), the launcher ~/bin/cubebot"
     plan "when python3 lacks kociemba (compiled) or pyserial: apt-get install (as root)" \
         "build-essential libffi-dev python3-dev python3-cffi python3-pip; pip3 install --user" \
-        "'pytest-runner<5.3' future kociemba pyserial. Then: write ~/bin/cubebot, byte-compile," \
-        "one kociemba solve to write its cache"
+        "'pytest-runner<5.3' future kociemba pyserial. Then: build the solver's compiled core" \
+        "(gcc), write ~/bin/cubebot, byte-compile, one kociemba solve to write its cache"
     remote_root deps || die "installing the dependencies on $TARGET failed (see docs/deploy.md)"
 }
 

@@ -8,7 +8,37 @@ page's files (robot/ui/classroom/static) are package data.
 Runs on the brick's CPython 3.5.3 as well as on a laptop.
 """
 
-from setuptools import find_packages, setup
+import sys
+
+from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
+
+# The compiled search core (solver/_core.c): optional. Where no C compiler
+# works, the install goes on without it and the solver runs its pure-Python
+# path (cubebot.solver.search.core_path() says which one runs).
+CORE = Extension("cubebot.solver._core", ["solver/_core.c"], optional=True)
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that warns, instead of failing the install, when the core does not compile."""
+
+    def run(self):
+        try:
+            build_ext.run(self)
+        except Exception as exc:       # no compiler at all: distutils raises on setup
+            self._warn(exc)
+
+    def build_extension(self, ext):
+        try:
+            build_ext.build_extension(self, ext)
+        except Exception as exc:       # a compiler that fails on this file
+            self._warn(exc)
+
+    @staticmethod
+    def _warn(exc):
+        sys.stderr.write("warning: the compiled solver core was not built ({}); the solver "
+                         "runs its pure-Python path\n".format(str(exc).splitlines()[0] if str(exc)
+                                                              else type(exc).__name__))
 
 # Top-level folder of the source tree -> its import name.
 FOLDERS = {"robot": "cubebot.robot", "solver": "cubebot.solver", "tables": "cubebot.tables"}
@@ -38,6 +68,8 @@ setup(
     package_dir=PACKAGE_DIR,
     package_data={"cubebot.tables": ["manifest.json"],
                   "cubebot.robot.ui.classroom": ["static/*.html", "static/*.js", "static/*.css"]},
+    ext_modules=[CORE],
+    cmdclass={"build_ext": OptionalBuildExt},
     python_requires=">=3.5",
     install_requires=[
         "kociemba",

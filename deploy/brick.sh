@@ -188,8 +188,29 @@ cmd_deps() {
         [ -z "$missing" ] || die "still missing after installing them: $missing"
         say "python packages installed; kociemba's cache is ready"
     fi
+    build_core
     write_launcher
     "$PY" -m compileall -q "$APP/cubebot" "$APP/robot" "$APP/solver" "$APP/tables/__init__.py" "$APP/deploy" >/dev/null || say "warning: could not byte-compile (starts will be slower)"
+}
+
+# The solver's compiled search core (solver/_core.c), built with the compiler and headers
+# kociemba needs (KOCIEMBA_DEBS). Optional: without it the solver runs its pure-Python path.
+build_core() {
+    src="$APP/solver/_core.c"
+    [ -f "$src" ] || return 0
+    suffix=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX") or ".so")')
+    include=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+    so="$APP/solver/_core$suffix"
+    errors=$(mktemp)
+    if command -v gcc >/dev/null 2>&1 && [ -f "$include/Python.h" ] &&
+        gcc -O2 -shared -fPIC -I"$include" -o "$so.tmp" "$src" 2>"$errors"; then
+        mv "$so.tmp" "$so"
+        say "compiled search core built: $(basename "$so")"
+    else
+        rm -f "$so.tmp"
+        say "warning: the compiled search core was not built ($(head -n 1 "$errors" || true)); the solver runs its pure-Python path"
+    fi
+    rm -f "$errors"
 }
 
 write_launcher() {

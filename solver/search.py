@@ -20,7 +20,10 @@ layer, last layer) key increases. This keeps the branching factor of the
 outer-face 3x3x3 move set at 13.35 instead of 18.
 """
 
+import time
+
 from cubebot.solver.moves import AXIS_OF
+from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
 
 
@@ -182,3 +185,346 @@ def first_solution(*args, **kwargs):
     for solution in ida_star(*args, **kwargs):
         return solution
     return None
+
+
+# ---------------------------------------------------------------- coordinate searches
+#
+# A stage whose state is a tuple of coordinates, each turned by a move table,
+# and whose bound is the maximum of distance tables read by rank, is described
+# by a CoordModel. coord_ida and coord_bfs search such a model either in the
+# compiled core (cubebot.solver._core, built by `pip install` where a C compiler
+# exists) or in Python (ida_star, tables.bfs); both give the same answers. This is
+# the one place that chooses: the engines never import the core.
+
+PURE_PYTHON_ENV = "CUBEBOT_PURE_PYTHON"     # set to 1: the pure-Python path, built core or not
+COMPILED, PYTHON = "compiled", "python"      # the names of the two paths (core_path())
+NO_LIMIT = -1                                # the core's "no limit" for counts and nodes
+_CORE = []                                   # [the core module or None], imported on first use
+CORE_SECONDS = [0.0]                         # wall time spent inside the core (this process):
+                                             # the brick-time estimate scales it as compiled code
+
+
+def core():
+    """The compiled core module, or None (not built, or CUBEBOT_PURE_PYTHON=1)."""
+    import os
+    if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
+        return None
+    if not _CORE:
+        try:
+            from cubebot.solver import _core
+        except ImportError:
+            _core = None
+        _CORE.append(_core)
+    return _CORE[0]
+
+
+def core_path():
+    """Which path the coordinate searches take here: COMPILED or PYTHON."""
+    return COMPILED if core() is not None else PYTHON
+
+
+class Rows(object):
+    """A move table of one coordinate: entry c * n_moves + i (unsigned, little-endian
+    items of `itemsize` bytes from byte `offset` of `buffer`) is the coordinate after
+    move i; `size` values. Any object with the buffer protocol serves: an mmap, bytes,
+    an array (made by Rows.of). entries: the same entries as something indexable
+    (a WordTable's words(), so that no other view holds its mapping open)."""
+
+    def __init__(self, buffer, offset, itemsize, size, entries=None):
+        self.buffer, self.offset, self.itemsize, self.size = buffer, offset, itemsize, size
+        if entries is None:
+            view = memoryview(buffer)[offset:]
+            view = view.cast("B") if view.format != "B" else view
+            usable = len(view) - len(view) % itemsize
+            entries = view[:usable].cast({1: "B", 2: "H", 4: "I"}[itemsize])
+        self.entries = entries
+
+    @classmethod
+    def of(cls, values, size):
+        """Rows from a list of next values (entry c * n_moves + i)."""
+        from array import array
+        typecode = "H" if size <= 1 << 16 else "I"
+        data = array(typecode, values)
+        if data.itemsize not in (2, 4):
+            raise ValueError("array code {} is {} bytes here".format(typecode, data.itemsize))
+        return cls(_little(data), 0, data.itemsize, size, data)
+
+
+def _little(data):
+    import sys
+    if sys.byteorder != "little":
+        data = type(data)(data.typecode, data)
+        data.byteswap()
+    return data
+
+
+class DistanceTable(object):
+    """A distance table the bound reads: the entry at rank sum(mult * map[coord]) of
+    a 4-bit (low nibble first) or 8-bit buffer from byte `offset`. terms: ((coord,
+    mult, map or None), ...); a map is a list of ranks (None: no rank)."""
+
+    def __init__(self, buffer, offset, bits, terms):
+        from array import array
+        self.buffer, self.offset, self.bits = buffer, offset, bits
+        self.terms = tuple((c, m, None if r is None else array("i", [-1 if x is None else x
+                                                                     for x in r]))
+                           for c, m, r in terms)
+
+
+class CoordModel(object):
+    """A stage over coordinates: moves (Moves), rows (a Rows per coordinate), tables
+    (DistanceTables; their max is the bound, 0 only at a goal), costs (None: 1 each)."""
+
+    def __init__(self, moves, rows, tables, costs=None):
+        self.moves = list(moves)
+        self.rows = list(rows)
+        self.tables = list(tables)
+        self.costs = tuple(costs) if costs is not None else (1,) * len(self.moves)
+        self.n_moves = len(self.moves)
+        self.sizes = [r.size for r in self.rows]
+        self.n_states = 1
+        for size in self.sizes:
+            self.n_states *= size
+        self.spec = (self.n_moves,
+                     tuple((r.buffer, r.offset, r.itemsize, r.size) for r in self.rows),
+                     tuple((t.buffer, t.offset, t.bits, tuple((c, m, None if r is None else _little(r))
+                                                              for c, m, r in t.terms))
+                           for t in self.tables),
+                     successors(self.moves), self.costs)
+        self._readers = [self._reader(t) for t in self.tables]
+
+    @staticmethod
+    def _reader(table):
+        buffer, at = table.buffer, table.offset      # read by index: no view holds an mmap open
+        terms = [(c, m, None if r is None else list(r)) for c, m, r in table.terms]
+        nibbles = table.bits == 4
+
+        def read(state):
+            rank = 0
+            for c, m, r in terms:
+                x = state[c] if r is None else r[state[c]]
+                if x < 0:
+                    raise TableError("a distance table has no rank for a coordinate value {}".format(
+                        state[c]))
+                rank += m * x
+            if nibbles:
+                return (buffer[at + (rank >> 1)] >> ((rank & 1) << 2)) & 15
+            return buffer[at + rank]
+        return read
+
+    def scalar(self):
+        """(apply, heuristic) over bare ints for a model of one coordinate whose one table
+        is read by the coordinate itself (the same values as apply and heuristic on
+        1-tuples); else None."""
+        if len(self.rows) != 1 or len(self.tables) != 1 or self.tables[0].terms != ((0, 1, None),):
+            return None
+        entries, n, table = self.rows[0].entries, self.n_moves, self.tables[0]
+        buffer, at = table.buffer, table.offset
+
+        def apply(state, i):
+            return entries[state * n + i]
+
+        if table.bits == 4:
+            def heuristic(state):
+                return (buffer[at + (state >> 1)] >> ((state & 1) << 2)) & 15
+        else:
+            def heuristic(state):
+                return buffer[at + state]
+        return apply, heuristic
+
+    def apply(self, state, i):
+        n = self.n_moves
+        return tuple(r.entries[c * n + i] for r, c in zip(self.rows, state))
+
+    def heuristic(self, state):
+        return max(read(state) for read in self._readers)
+
+    def rank(self, state):
+        r = 0
+        for size, c in zip(self.sizes, state):
+            r = r * size + c
+        return r
+
+    def unrank(self, rank):
+        state = []
+        for size in reversed(self.sizes):
+            rank, c = divmod(rank, size)
+            state.append(c)
+        return tuple(reversed(state))
+
+    def neighbours(self, rank):
+        state = self.unrank(rank)
+        return [self.rank(self.apply(state, i)) for i in range(self.n_moves)]
+
+
+def coord_ida(model, start, max_cost=20, max_solutions=1, stats=None, max_nodes=None,
+              cheapest_only=False, more_nodes=None, min_cost=0):
+    """list(ida_star(...)) over a CoordModel from its state `start` (a tuple of
+    coordinates), the goal where the bound is 0, in the core when it is built:
+    the same solutions (lists of Moves) in the same order, and the same node count
+    added to stats. max_nodes: stop once stats.nodes passes it (an absolute count,
+    as ida_star's stop=lambda: stats.nodes > max_nodes). A move or distance table
+    that gives a value out of range raises TableError."""
+    stats = stats if stats is not None else Stats()
+    lib = core()
+    if lib is not None:
+        began = time.perf_counter()
+        paths, stats.nodes = lib.ida(
+            model.spec, tuple(start), max_cost, min_cost,
+            NO_LIMIT if max_solutions is None else max_solutions, stats.nodes,
+            NO_LIMIT if max_nodes is None else max_nodes, 1 if cheapest_only else 0,
+            NO_LIMIT if more_nodes is None else more_nodes)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        moves = model.moves
+        return [[moves[i] for i in path] for path in paths]
+    _check_rows(model)
+    _check_state(model, start)
+    stop = None
+    if max_nodes is not None:
+        def stop():
+            return stats.nodes > max_nodes
+    h = model.heuristic
+    try:
+        return list(ida_star(tuple(start), model.moves, model.apply, h, lambda s: h(s) == 0,
+                             max_cost=max_cost, costs=model.costs, max_solutions=max_solutions,
+                             stop=stop, stats=stats, cheapest_only=cheapest_only,
+                             more_nodes=more_nodes, min_cost=min_cost))
+    except IndexError:
+        raise TableError("a move or distance table of the search gives a value out of range: "
+                         "run `cubebot tables build`")
+
+
+def coord_descend(model, start, max_solutions=1, length=None):
+    """descend(...) over a CoordModel whose bound is exact (its heuristic), from its state
+    `start`, in the core when it is built: the same solutions in the same order."""
+    lib = core()
+    if lib is not None:
+        began = time.perf_counter()
+        paths = lib.descend(model.spec, tuple(start), max_solutions,
+                            NO_LIMIT if length is None else length)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        moves = model.moves
+        return [[moves[i] for i in path] for path in paths]
+    _check_rows(model)
+    _check_state(model, start)
+    try:
+        scalar = model.scalar()
+        if scalar is not None:            # one coordinate: states as bare ints (faster)
+            apply, distance = scalar
+            return descend(start[0], model.moves, apply, distance, max_solutions, length)
+        return descend(tuple(start), model.moves, model.apply, model.heuristic, max_solutions,
+                       length)
+    except IndexError:
+        raise TableError("a move or distance table of the search gives a value out of range: "
+                         "run `cubebot tables build`")
+
+
+def _check_rows(model):
+    for k, r in enumerate(model.rows):
+        if len(r.entries) < r.size * model.n_moves:
+            raise TableError("move table of coordinate {} has {} entries, expected {} x {}: run "
+                             "`cubebot tables build`".format(k, len(r.entries), r.size,
+                                                              model.n_moves))
+
+
+def _check_state(model, state):
+    if len(state) != len(model.sizes) or any(not 0 <= c < s for c, s in zip(state, model.sizes)):
+        raise TableError("state {} is outside the coordinates {}".format(tuple(state), model.sizes))
+
+
+def coord_bfs(model, goals, max_depth=None, progress=None):
+    """tables.bfs(goals, model.neighbours, n_states=model.n_states, ...) in the core when
+    it is built: the distance of every state (ranked by CoordModel.rank) as a bytearray,
+    the same bytes either way."""
+    lib = core()
+    if lib is not None:
+        began = time.perf_counter()
+        dist = lib.bfs(model.spec, list(goals), NO_LIMIT if max_depth is None else max_depth,
+                       progress)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        return dist
+    from cubebot.solver.tables import bfs
+    _check_rows(model)
+    try:
+        return bfs(goals, model.neighbours, n_states=model.n_states, max_depth=max_depth,
+                   progress=progress)
+    except IndexError:
+        raise TableError("a move table of the build gives a value out of range")
+
+
+def rank_beam(start, row, units, turns, weight, width, limit, max_steps, recent, slack,
+              table=None):
+    """A beam over states that are tuples of ranks, every rank turned by the same steps:
+    up to `limit` paths (lists of step indices) to a state whose units add up to 0,
+    cheapest first, or None. In the core when it is built and `table` is given.
+
+    row(r)[k]: rank r after step k (table: (buffer, byte offset) of the same rows as
+    16-bit little-endian words, rank r's at r x len(turns)); units[r]: a rank's share
+    of the score; turns[k]: the cost of step k. A state's key is its cost so far +
+    weight x the sum of its ranks' units after the step; each state met keeps its
+    smallest key (the first of equal ones), states met in the last `recent` steps are
+    dropped, and the `width` smallest (key, state, cost, parent, step) go on. When
+    some state is finished, those (sorted by cost, state, parent, step), up to `limit`
+    and at most `slack` above the cheapest, are the answer."""
+    from heapq import nsmallest
+    lib = core()
+    if lib is not None and table is not None:
+        began = time.perf_counter()
+        found = lib.beam(table[0], table[1], units, tuple(turns), tuple(start), float(weight),
+                         width, limit, max_steps, recent, slack)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        return found
+    rows_of = _RowCache(row, units)
+    beam = [(0, start, [])]
+    seen = [set([start])]
+    for _ in range(max_steps):
+        found = {}
+        get = found.get
+        for b, (spent, state, _) in enumerate(beam):
+            rows, unit_rows = rows_of(state)
+            lefts = list(map(sum, zip(*unit_rows)))
+            costs = [spent + t for t in turns]
+            for k, after in enumerate(zip(*rows)):
+                key = costs[k] + weight * lefts[k]
+                old = get(after)
+                if old is None or key < old[0]:
+                    found[after] = (key, costs[k], b, k, lefts[k])
+        for r in seen:             # states of the last `recent` steps are not taken again
+            for after in r.intersection(found):
+                del found[after]
+        if not found:
+            return None
+        done = sorted((spent, state, b, k) for state, (_, spent, b, k, left) in found.items()
+                      if not left)
+        if done:
+            return [beam[b][2] + [k] for spent, _, b, k in done[:limit]
+                    if spent <= done[0][0] + slack]
+        ranked = nsmallest(width, ((key, state, cost, b, k)
+                                   for state, (key, cost, b, k, _) in found.items()))
+        seen = (seen + [set(found)])[-recent:]
+        beam = [(cost, state, beam[b][2] + [k]) for _, state, cost, b, k in ranked]
+    return None
+
+
+class _RowCache(object):
+    """For one beam: each rank's row and its units after every step, made once when
+    the rank is first met (a beam's states share most of their ranks) and dropped
+    with the beam."""
+
+    def __init__(self, row, unit):
+        self.row = row
+        self.unit = unit
+        self.made = {}
+
+    def __call__(self, state):
+        """(the rows, the unit rows) of a state's ranks."""
+        made = self.made
+        rows, units = [], []
+        for r in state:
+            got = made.get(r)
+            if got is None:
+                rw = self.row(r)
+                got = made[r] = (rw, [self.unit[x] for x in rw])
+            rows.append(got[0])
+            units.append(got[1])
+        return rows, units

@@ -1,7 +1,7 @@
 """`cubebot solve STATE|-|--file FILE [--size N] [--metric htm|qtm] [--budget S] [--json]`.
 
 Prints the moves on one line, or "already solved" for a solved cube (with
---json, {"moves": [...], "length": L, "metric": ..., "seconds": t}). STATE
+--json, {"moves": [...], "length": L, "metric": ..., "seconds": t, "core": path}). STATE
 `-` reads the state from stdin, `--file FILE` from a file (its first line
 that is not blank or a # comment: a 7x7x7 state is 294 symbols long). `--batch FILE` (FILE may be `-` for stdin)
 reads one state per line and prints one JSON line per state, in order;
@@ -53,10 +53,12 @@ def register(subparsers):
 
 
 def result_dict(solution):
-    """The JSON object of a Solution."""
+    """The JSON object of a Solution; "core" names the path the searches took
+    (cubebot.solver.search.core_path: "compiled" or "python")."""
     from cubebot.solver.moves import format_move
+    from cubebot.solver.search import core_path
     return {"moves": [format_move(m) for m in solution.moves], "length": solution.length,
-            "metric": solution.metric, "seconds": round(solution.seconds, 6)}
+            "metric": solution.metric, "seconds": round(solution.seconds, 6), "core": core_path()}
 
 
 def _dump(obj):

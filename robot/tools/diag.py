@@ -10,6 +10,7 @@ Checks (each one line: ok / WARN / FAIL, a name, what was seen):
   proximity    the distance the IR / ultrasonic sensor sees
   tables       the solver's tables against their manifest (`tables verify`)
   solver       solves of random cubes, each applied back and checked solved
+  core         which path the solver's searches take: the compiled core or pure Python
   memory       MemAvailable from /proc/meminfo against MIN_FREE_MB
 
 `run_checks(...)` returns a list of Check; `report(checks)` renders it;
@@ -145,6 +146,16 @@ def check_solver(cubes, seed, solve=None):
     return checks
 
 
+def check_core():
+    """Which path the solver's searches take: the compiled core or pure Python (a WARN:
+    it works, only slower; `pip install` builds the core where a C compiler exists)."""
+    from cubebot.solver.search import COMPILED, PURE_PYTHON_ENV, core_path
+    if core_path() == COMPILED:
+        return [Check(OK, "core", "the compiled search core runs")]
+    return [Check(WARN, "core", "the pure-Python searches run (the compiled core is not built, "
+                  "or {} is set): solves are slower".format(PURE_PYTHON_ENV))]
+
+
 def check_memory(meminfo=MEMINFO):
     with open(meminfo) as fh:
         fields = dict((line.split(":")[0], line.split(":")[1].split()[0]) for line in fh if ":" in line)
@@ -173,6 +184,7 @@ def run_checks(hw, config, quick=False, seed=0, solve=None, verify=None):
     checks.extend(_guard("tables", lambda: check_tables(verify)))
     cubes = SELFTEST_CUBES_QUICK if quick else SELFTEST_CUBES
     checks.extend(_guard("solver", lambda: check_solver(cubes, seed, solve)))
+    checks.extend(_guard("core", check_core))
     checks.extend(_guard("memory", check_memory))
     return checks
 

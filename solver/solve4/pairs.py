@@ -25,7 +25,8 @@ from math import factorial
 
 from cubebot.solver.coords import binomial, perm_rank, perm_unrank
 from cubebot.solver.errors import TableError
-from cubebot.solver.tables import write_words
+from cubebot.solver.search import CoordModel, DistanceTable, Rows
+from cubebot.solver.tables import HEADER, WORD_BYTES, write_words
 from cubebot.solver.solve4.centres import FACE_SLOTS, PER_AXIS, PER_FACE, CentreStage
 from cubebot.solver.solve4.masks import MaskMover, mask_of_slots
 from cubebot.solver.solve4.model import permutation_parity
@@ -244,6 +245,36 @@ class PairsSearch(object):
         self.flips = [part[2] for part in parts]
         self.edge_at = [s >> 1 for s in ORBIT_A]
         self.back = dict((b, a) for a, b in enumerate(partner()))
+        self.model = self._model(move_table, pairs_table, centres_table, ud_table)
+
+    def _model(self, move_table, pairs_table, centres_table, ud_table):
+        """The stage as a search.CoordModel over (U/D mask, R/L mask, F/B mask, UD rank,
+        E rank, bit) (coords()): the same moves and the same bound as apply and heuristic."""
+        def mask_rows(coord):
+            return Rows.of([coord.rank(self.mover.apply(coord.unrank(r), i))
+                            for r in range(coord.size) for i in range(N_MOVES)], coord.size)
+
+        e_rows = Rows.of([self.e[i][r] for r in range(N_E) for i in range(N_MOVES)], N_E)
+        bit_rows = Rows.of([b ^ self.flips[i] for b in range(N_BIT) for i in range(N_MOVES)], N_BIT)
+        rows = [mask_rows(self.ud_mask), mask_rows(self.r_coord), mask_rows(self.f_coord),
+                Rows(move_table.mm, HEADER.size, WORD_BYTES, N_UD, self.ud), e_rows, bit_rows]
+        u, r, f, ud, e, bit = range(len(rows))
+        per_c = N_E * N_BIT
+        tables = [DistanceTable(pairs_table.mm, HEADER.size, 4,
+                                ((ud, per_c, None), (e, N_BIT, None), (bit, 1, None))),
+                  DistanceTable(centres_table.mm, HEADER.size, 4,
+                                ((u, N_SIDE_MASKS * N_SIDE_MASKS * per_c, None),
+                                 (r, N_SIDE_MASKS * per_c, self.pc.side[0]),
+                                 (f, per_c, self.pc.side[1]), (e, N_BIT, None), (bit, 1, None))),
+                  DistanceTable(ud_table.mm, HEADER.size, 4,
+                                ((u, N_UD * N_BIT, None), (ud, N_BIT, None), (bit, 1, None)))]
+        return CoordModel(self.moves, rows, tables)
+
+    def coords(self, state):
+        """The CoordModel state (model) of a search state."""
+        masks, ud, e, bit = state
+        return (self.ud_mask.rank(masks[0]), self.r_coord.rank(masks[1]),
+                self.f_coord.rank(masks[2]), ud, e, bit)
 
     def start(self, orbit_state):
         """The search state of an orbits.OrbitMover state."""

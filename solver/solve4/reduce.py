@@ -12,7 +12,7 @@ from cubebot.solver.cubies import corner_facelets, from_facelets, parity
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import is_solved, solved
 from cubebot.solver.moves import apply, permutation, simplify
-from cubebot.solver.search import Stats, first_solution, ida_star
+from cubebot.solver.search import Stats, coord_ida, first_solution, ida_star
 from cubebot.solver.solve4.centres import UD_MOVE_TABLE, CentreStage, LRStage, RankedStage, UDStage
 from cubebot.solver.solve4.centrewings import CentresAndWings
 from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, to_3x3
@@ -93,7 +93,7 @@ class Reducer(CentresAndWings):
         lr = store.open_dense(self.lr.table, self.directory)
         ud = store.open_dense(self.ud.table, self.directory)
         ud_moves = store.open_words(UD_MOVE_TABLE, self.directory)
-        ranked = RankedStage(self.ud, ud_moves.words(), ud.unpacked())
+        ranked = RankedStage(self.ud, ud_moves.words(), ud.unpacked(), ud_moves)
         ud.close()                   # read whole into `ranked` (25,740 bytes)
         return (lr, ranked), (lr, ud_moves)
 
@@ -156,11 +156,18 @@ class Reducer(CentresAndWings):
 
             def stop():
                 return stats.nodes > cap
-        found = list(ida_star(start, stage.moves, stage.apply, stage.heuristic,
-                              lambda s: stage.heuristic(s) == 0, max_cost=max_cost,
-                              max_solutions=max_solutions, stats=self.stats, stop=stop,
-                              cheapest_only=True, more_nodes=MORE_SOLUTION_NODES,
-                              min_cost=min_cost))
+        model = getattr(stage, "model", None)
+        if model is not None:
+            found = coord_ida(model, stage.coords(start), max_cost=max_cost,
+                              max_solutions=max_solutions, stats=self.stats,
+                              max_nodes=None if max_nodes is None else cap, cheapest_only=True,
+                              more_nodes=MORE_SOLUTION_NODES, min_cost=min_cost)
+        else:
+            found = list(ida_star(start, stage.moves, stage.apply, stage.heuristic,
+                                  lambda s: stage.heuristic(s) == 0, max_cost=max_cost,
+                                  max_solutions=max_solutions, stats=self.stats, stop=stop,
+                                  cheapest_only=True, more_nodes=MORE_SOLUTION_NODES,
+                                  min_cost=min_cost))
         if not found and max_cost >= MAX_STAGE_COST and max_nodes is None:
             raise TableError("the {} stage found no solution within {} moves: run `cubebot "
                              "tables build`".format(type(stage).__name__, MAX_STAGE_COST))

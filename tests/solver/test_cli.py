@@ -22,7 +22,8 @@ def test_solve_json(capsys, tables_dir):
     state = scramble.random_state(2, seeded(2))
     assert main(["solve", state, "--json", "--metric", "qtm"]) == 0
     obj = json.loads(capsys.readouterr().out)
-    assert sorted(obj) == ["length", "metric", "moves", "seconds"]
+    assert sorted(obj) == ["core", "length", "metric", "moves", "seconds"]
+    assert obj["core"] in ("compiled", "python")
     assert obj["metric"] == "qtm" and obj["length"] == moves.count(moves.parse(obj["moves"]), "qtm")
     check_solves(state, moves.parse(obj["moves"]))
 
