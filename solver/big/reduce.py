@@ -38,12 +38,13 @@ from cubebot.solver.moves import Move, apply, rotated_faces, simplify
 from cubebot.solver.solve4.model import permutation_parity as wing_parity
 from .cycles import orbits, table_name
 from .freebeam import FreeStage
-from .insertbeam import InsertStage
+from .insertbeam import InsertStage, KeptStage
 from .pairbeam import PairingStage
 from .stages import CentreStage, WingStage
+from .tablestage import N as STAGED_SIZE, Staging, available as staging_available
 from .views import blown_up, lift, slice_turns, view, view_rows, written
 
-STAGES = ("free", "inserts", "pairing", "parity", "centres", "wings", "view")
+STAGES = ("staging", "free", "inserts", "pairing", "parity", "centres", "wings", "view")
 
 # The whole-cube turns under which the first four stages are tried, in order
 # (all 24 orientations). Their beams break ties by the order of the turns, so
@@ -57,6 +58,12 @@ TRIED = {6: 12, 7: 8}         # orientations tried per size (1 for sizes not nam
 # seed 6666 under 8 orientations; residual 5.7 moves against a spread of 15).
 ESTIMATE_CENTRE = 1.1
 ESTIMATE_WING = 2.1
+
+# The 6x6x6 centres staged by tables (tablestage) instead of the free stage and the
+# orientations, where the compiled staging search is built. Off: on 4 states of the bench's
+# seed the staged path was 199.5 moves against 193.0 (docs/solver-big.md, "Centres staged by
+# tables"); the path stays for the solving stages that would use the staging.
+TABLE_STAGING = False
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -85,6 +92,9 @@ class Reducer(object):
         self.free = FreeStage(n)
         self.inserts = InsertStage(n)
         self.pairing = PairingStage(n)
+        self.staging = None
+        if TABLE_STAGING and n == STAGED_SIZE and staging_available():
+            self.staging = Staging(directory)
 
     def solve_view(self, cube, budget):
         """The last stage: the lifted moves that solve the smaller cube's view."""
@@ -128,16 +138,40 @@ class Reducer(object):
         return len(simplify([m for part in parts for m in part])) + \
             self.free.score(cube, ESTIMATE_CENTRE, ESTIMATE_WING)
 
-    def solve(self, state, budget=None):
-        """Result: the first stages tried under ROTATIONS[:TRIED], the rest on the
-        best estimate; every move is given back in the frame of `state`."""
+    def staged_stages(self, state):
+        """[(parts, cube)] for each staging tablestage finds (every centre orbit onto its
+        axis; one for each choice of colour pairs whose searches finish), each followed by
+        the kept insert stage (outer turns and half turns only, which keep the staging),
+        the pairing and the parity stages; [] if none is found. The free stage and the
+        orientations are left out (parts: staging, [], inserts, pairing, parity)."""
         n = self.n
-        rotations = ROTATIONS[:TRIED.get(n, 1)]
-        tried = self.first_stages([apply(state, rotation, n) for rotation in rotations])
-        estimates = [self.estimate(parts, cube) for parts, cube in tried]
-        best = estimates.index(min(estimates))          # the first of the least
-        rotation, (parts, cube) = rotations[best], tried[best]
-        del tried
+        done = [([simplify([m for part in staging for m in part]), []], cube)
+                for staging, cube in self.staging.solve_all(state)]
+        if done:
+            kept = KeptStage(n)
+            done = self._each(done, kept.solve, kept.beam())
+            done = self._each(done, self.pairing.solve, self.pairing.load_steps())
+            done = self._each(done, lambda cube: self.parity(cube, blown_up(cube, n)))
+        return done
+
+    def solve(self, state, budget=None):
+        """Result: the centres staged by tables where the compiled search runs (then no
+        other orientation), else the first stages tried under ROTATIONS[:TRIED], the rest
+        on the best estimate; every move is given back in the frame of `state`."""
+        n = self.n
+        staged = self.staged_stages(state) if self.staging is not None else []
+        if staged:
+            estimates = [self.estimate(parts, cube) for parts, cube in staged]
+            rotation, (parts, cube) = "", staged[estimates.index(min(estimates))]
+            del staged
+        else:
+            rotations = ROTATIONS[:TRIED.get(n, 1)]
+            tried = [([[]] + parts, cube) for parts, cube in
+                     self.first_stages([apply(state, rotation, n) for rotation in rotations])]
+            estimates = [self.estimate(parts, cube) for parts, cube in tried]
+            best = estimates.index(min(estimates))          # the first of the least
+            rotation, (parts, cube) = rotations[best], tried[best]
+            del tried
         parts.append(self.centres.solve(cube))
         cube = apply(cube, parts[-1], n)
         parts.append(self.wings.solve(cube))
