@@ -30,7 +30,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
-from cubebot.solver import catalog, facelets, moves, scramble, solve4, store  # noqa: E402
+from cubebot.solver import catalog, facelets, moves, scramble, search, solve4, store  # noqa: E402
 from cubebot.solver.solve4.reduce import SECTIONS  # noqa: E402
 
 SEED = 4444
@@ -176,11 +176,12 @@ def run(n, rss_states=3, record_it=True):
     table_bytes = sum(os.path.getsize(store.table_path(name)) for name in catalog.names(size=4))
     rows = [
         "Run {} on {} ({}), {} uniformly random 4x4x4 states (seed {}), "
-        "cubebot.solver.solve4 default (3x3x3 finish: the reduced cube's views searched in-process). "
+        "cubebot.solver.solve4 default (3x3x3 finish: the reduced cube's views searched in-process), "
+        "search path {} (cubebot.solver.search.core_path). "
         "Load average (1 min) at the end {:.1f} on {} CPUs: times taken under load are "
         "that much slower.".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
-            n, SEED, os.getloadavg()[0], os.cpu_count()),
+            n, SEED, search.core_path(), os.getloadavg()[0], os.cpu_count()),
         "",
         "| measure | value |",
         "|---|---|",

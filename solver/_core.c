@@ -23,6 +23,7 @@
 #include <Python.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_COORDS 8
@@ -590,9 +591,513 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- descent
+ * search.descend over a coordinate model whose bound is exact: from each state
+ * only the moves to a state within the moves left are followed. */
+
+typedef struct {
+    const Model *m;
+    long max_solutions;
+    int failed;
+    int path[MAX_DEPTH];
+    int depth;
+    PyObject *found;
+} Walk;
+
+static void walk(Walk *w, const unsigned long *state, int h, int left, int last)
+{
+    const Model *m = w->m;
+    unsigned long next[MAX_COORDS];
+    const int row = last < 0 ? m->n_moves : last;
+    int a;
+    if (h == 0) {
+        if (left == 0) {
+            PyObject *sol = PyList_New(w->depth);
+            int k;
+            if (sol == NULL) {
+                w->failed = 1;
+                return;
+            }
+            for (k = 0; k < w->depth; k++)
+                PyList_SET_ITEM(sol, k, PyLong_FromLong(w->path[k]));
+            if (PyList_Append(w->found, sol) < 0)
+                w->failed = 1;
+            Py_DECREF(sol);
+        }
+        return;
+    }
+    left -= 1;
+    if (w->depth >= MAX_DEPTH) {
+        PyErr_SetString(PyExc_ValueError, "a descent deeper than the core allows");
+        w->failed = 1;
+        return;
+    }
+    for (a = 0; a < m->n_allowed[row]; a++) {
+        int i = m->allowed[row][a], d;
+        if (apply_move(m, state, i, next) < 0) {
+            w->failed = 1;
+            return;
+        }
+        d = heuristic(m, next);
+        if (d < 0) {
+            w->failed = 1;
+            return;
+        }
+        if (d <= left) {
+            w->path[w->depth++] = i;
+            walk(w, next, d, left, i);
+            w->depth--;
+            if (w->failed)
+                return;
+            if (PyList_GET_SIZE(w->found) >= w->max_solutions)
+                return;
+        }
+    }
+}
+
+PyDoc_STRVAR(descend_doc,
+"descend(model, start, max_solutions, length) -> solutions (lists of move indices):\n"
+"search.descend over a coordinate model; length -1 for the shortest.");
+
+static PyObject *core_descend(PyObject *self, PyObject *args)
+{
+    PyObject *spec, *start, *out = NULL;
+    Model model;
+    Walk w;
+    unsigned long state[MAX_COORDS];
+    long max_solutions;
+    int length, h;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOli", &spec, &start, &max_solutions, &length))
+        return NULL;
+    if (!PyTuple_Check(spec)) {
+        PyErr_SetString(PyExc_TypeError, "model: a tuple");
+        return NULL;
+    }
+    if (parse_model(&model, spec) < 0 || read_state(&model, start, state) < 0)
+        goto done;
+    h = heuristic(&model, state);
+    if (h < 0)
+        goto done;
+    memset(&w, 0, sizeof(w));
+    w.m = &model;
+    w.max_solutions = max_solutions;
+    w.found = PyList_New(0);
+    if (w.found == NULL)
+        goto done;
+    walk(&w, state, h, length < 0 ? h : length, -1);
+    if (w.failed)
+        Py_CLEAR(w.found);
+    out = w.found;
+done:
+    release_model(&model);
+    return out;
+}
+
+/* ---------------------------------------------------------------- rank beam
+ * search.rank_beam: a beam over states of RB_WIDTH ranks, each turned by one
+ * word table (rank * n_steps + step), scored by the written turns so far plus
+ * weight x the sum of the ranks' units. The same steps as the Python reference:
+ * the cheapest key per state (the first of equal keys), states of the last
+ * `recent` steps dropped, the finished states (units 0) sorted by (spent,
+ * state, parent, step), else the `width` smallest (key, state, spent, parent,
+ * step) kept. */
+
+#define RB_MAX_RANKS 8
+
+typedef struct {
+    uint16_t r[RB_MAX_RANKS];
+} RState;
+
+typedef struct {
+    double key;
+    RState state;
+    long spent;
+    long left;
+    int parent, step;
+} Cand;
+
+typedef struct {                   /* open addressing: state -> index + 1 (0 = empty) */
+    int *slot;
+    size_t mask;
+} HSet;
+
+static int n_ranks_g;              /* ranks per state in the current beam (one call at a time: the GIL) */
+
+static size_t hash_state(const RState *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    int k;
+    for (k = 0; k < n_ranks_g; k++) {
+        h ^= s->r[k];
+        h *= 1099511628211ULL;
+    }
+    return (size_t)(h ^ (h >> 29));
+}
+
+static int same_state(const RState *a, const RState *b)
+{
+    return memcmp(a->r, b->r, sizeof(uint16_t) * (size_t)n_ranks_g) == 0;
+}
+
+static int cmp_state(const RState *a, const RState *b)
+{
+    int k;
+    for (k = 0; k < n_ranks_g; k++)
+        if (a->r[k] != b->r[k])
+            return a->r[k] < b->r[k] ? -1 : 1;
+    return 0;
+}
+
+static int hset_init(HSet *h, size_t want)
+{
+    size_t size = 16;
+    while (size < want * 2)
+        size <<= 1;
+    h->slot = (int *)calloc(size, sizeof(int));
+    h->mask = size - 1;
+    return h->slot == NULL ? -1 : 0;
+}
+
+/* the slot of a state in a set whose entries are states[index] */
+static int *hset_find(HSet *h, const RState *s, const RState *states, size_t stride)
+{
+    size_t i = hash_state(s) & h->mask;
+    for (;;) {
+        int at = h->slot[i];
+        if (at == 0 || same_state((const RState *)((const char *)states + (size_t)(at - 1) * stride), s))
+            return &h->slot[i];
+        i = (i + 1) & h->mask;
+    }
+}
+
+static int cmp_done(const void *pa, const void *pb)
+{
+    const Cand *a = (const Cand *)pa, *b = (const Cand *)pb;
+    int c;
+    if (a->spent != b->spent)
+        return a->spent < b->spent ? -1 : 1;
+    c = cmp_state(&a->state, &b->state);
+    if (c)
+        return c;
+    if (a->parent != b->parent)
+        return a->parent < b->parent ? -1 : 1;
+    return a->step < b->step ? -1 : (a->step > b->step);
+}
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+    const Cand *a = (const Cand *)pa, *b = (const Cand *)pb;
+    int c;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    c = cmp_state(&a->state, &b->state);
+    if (c)
+        return c;
+    if (a->spent != b->spent)
+        return a->spent < b->spent ? -1 : 1;
+    if (a->parent != b->parent)
+        return a->parent < b->parent ? -1 : 1;
+    return a->step < b->step ? -1 : (a->step > b->step);
+}
+
+typedef struct {                   /* one kept beam entry: its parent in the step before */
+    int parent, step;
+} Link;
+
+static PyObject *path_of(Link **links, int depth, int index, int last_step)
+{
+    PyObject *path = PyList_New(depth + 1);
+    int d;
+    if (path == NULL)
+        return NULL;
+    PyList_SET_ITEM(path, depth, PyLong_FromLong(last_step));
+    for (d = depth - 1; d >= 0; d--) {
+        PyList_SET_ITEM(path, d, PyLong_FromLong(links[d][index].step));
+        index = links[d][index].parent;
+    }
+    return path;
+}
+
+PyDoc_STRVAR(beam_doc,
+"beam(words, offset, units, turns, start, weight, width, limit, max_steps, recent, slack)\n"
+"-> a list of step-index paths, or None: search.rank_beam in C.");
+
+#ifdef __GNUC__
+#pragma GCC optimize ("fp-contract=off")
+#endif
+
+static PyObject *core_beam(PyObject *self, PyObject *args)
+{
+    PyObject *words_obj, *units_obj, *turns_obj, *start_obj, *out = NULL, *units_seq = NULL;
+    Py_ssize_t offset;
+    double weight;
+    int width, limit, max_steps, n_recent, slack;
+    Buf words;
+    int n_steps, n_units, n_ranks, step, k, b, j;
+    long *unit = NULL, *turns = NULL;
+    RState *beam_states = NULL, *next_states = NULL;
+    long *beam_spent = NULL;
+    Cand *cands = NULL;
+    HSet found = {NULL, 0};
+    HSet *recent = NULL;
+    RState **recent_states = NULL;
+    int *recent_count = NULL;
+    Link **links = NULL;
+    int beam_n = 1, n_links = 0;
+    size_t cap;
+    (void)self;
+    memset(&words, 0, sizeof(words));
+    if (!PyArg_ParseTuple(args, "OnOO!O!diiiii", &words_obj, &offset, &units_obj, &PyTuple_Type,
+                          &turns_obj, &PyTuple_Type, &start_obj, &weight, &width, &limit,
+                          &max_steps, &n_recent, &slack))
+        return NULL;
+    n_steps = (int)PyTuple_GET_SIZE(turns_obj);
+    n_ranks = (int)PyTuple_GET_SIZE(start_obj);
+    if (n_steps < 1 || n_ranks < 1 || n_ranks > RB_MAX_RANKS || width < 1 || limit < 0 ||
+        max_steps < 0 || n_recent < 1 || max_steps > 1000) {
+        PyErr_SetString(PyExc_ValueError, "a rank beam out of the core's limits");
+        return NULL;
+    }
+    n_ranks_g = n_ranks;
+    units_seq = PySequence_Fast(units_obj, "units: a sequence of ints");
+    if (units_seq == NULL)
+        return NULL;
+    n_units = (int)PySequence_Fast_GET_SIZE(units_seq);
+    if (n_units < 1 || n_units > 65536) {
+        PyErr_SetString(PyExc_ValueError, "a rank beam's ranks are 16-bit");
+        goto done;
+    }
+    if (get_buf(&words, words_obj, offset, 2) < 0)
+        goto done;
+    if (words.count < (Py_ssize_t)n_units * n_steps) {
+        table_error("the beam's move table has %zd entries, expected %d x %d", words.count,
+                    n_units, n_steps);
+        goto done;
+    }
+    unit = (long *)malloc(sizeof(long) * (size_t)n_units);
+    turns = (long *)malloc(sizeof(long) * (size_t)n_steps);
+    cap = (size_t)width * (size_t)n_steps + 1;
+    beam_states = (RState *)calloc((size_t)width, sizeof(RState));
+    next_states = (RState *)calloc((size_t)width, sizeof(RState));
+    beam_spent = (long *)calloc((size_t)width, sizeof(long));
+    cands = (Cand *)calloc(cap, sizeof(Cand));
+    recent = (HSet *)calloc((size_t)n_recent, sizeof(HSet));
+    recent_states = (RState **)calloc((size_t)n_recent, sizeof(RState *));
+    recent_count = (int *)calloc((size_t)n_recent, sizeof(int));
+    links = (Link **)calloc((size_t)max_steps + 1, sizeof(Link *));
+    if (!unit || !turns || !beam_states || !next_states || !beam_spent || !cands || !recent ||
+        !recent_states || !recent_count || !links) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (k = 0; k < n_units; k++) {
+        unit[k] = PyLong_AsLong(PySequence_Fast_GET_ITEM(units_seq, k));
+        if (unit[k] == -1 && PyErr_Occurred())
+            goto done;
+    }
+    for (k = 0; k < n_steps; k++) {
+        turns[k] = PyLong_AsLong(PyTuple_GET_ITEM(turns_obj, k));
+        if (turns[k] == -1 && PyErr_Occurred())
+            goto done;
+    }
+    memset(&beam_states[0], 0, sizeof(RState));
+    for (k = 0; k < n_ranks; k++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(start_obj, k));
+        if (v == -1 && PyErr_Occurred())
+            goto done;
+        if (v < 0 || v >= n_units) {
+            table_error("a beam state's rank %ld is beyond its %d ranks", v, n_units);
+            goto done;
+        }
+        beam_states[0].r[k] = (uint16_t)v;
+    }
+    beam_spent[0] = 0;
+    /* recent: the start's set, then each step's found states (a ring of n_recent) */
+    if (hset_init(&recent[0], 1) < 0 || !(recent_states[0] = (RState *)malloc(sizeof(RState)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    recent_states[0][0] = beam_states[0];
+    *hset_find(&recent[0], &beam_states[0], recent_states[0], sizeof(RState)) = 1;
+    recent_count[0] = 1;
+    for (k = 1; k < n_recent; k++)
+        recent_count[k] = -1;      /* not filled yet */
+    for (step = 0; step < max_steps; step++) {
+        size_t n = 0, kept = 0, i, n_done = 0;
+        int bad = 0;
+        free(found.slot);
+        if (hset_init(&found, cap) < 0) {
+            found.slot = NULL;
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (b = 0; b < beam_n && !bad; b++) {
+            const RState *st = &beam_states[b];
+            for (k = 0; k < n_steps; k++) {
+                Cand c;
+                long left = 0;
+                double key;
+                int *slot;
+                memset(&c.state, 0, sizeof(RState));
+                for (j = 0; j < n_ranks; j++) {
+                    unsigned long v = read_unsigned(&words, (Py_ssize_t)st->r[j] * n_steps + k);
+                    if (v >= (unsigned long)n_units) {
+                        bad = 1;
+                        break;
+                    }
+                    c.state.r[j] = (uint16_t)v;
+                    left += unit[v];
+                }
+                if (bad)
+                    break;
+                c.spent = beam_spent[b] + turns[k];
+                key = weight * (double)left;
+                key = (double)c.spent + key;
+                c.key = key;
+                c.left = left;
+                c.parent = b;
+                c.step = k;
+                slot = hset_find(&found, &c.state, &cands[0].state, sizeof(Cand));
+                if (*slot == 0) {
+                    cands[n] = c;
+                    *slot = (int)++n;
+                } else if (key < cands[*slot - 1].key) {
+                    cands[*slot - 1] = c;
+                }
+            }
+        }
+        if (bad) {
+            table_error("the beam's move table gives a rank beyond its %d ranks", n_units);
+            goto done;
+        }
+        /* drop the states of the last steps */
+        for (i = 0; i < n; i++) {
+            int gone = 0;
+            for (k = 0; k < n_recent && !gone; k++)
+                if (recent_count[k] > 0 &&
+                    *hset_find(&recent[k], &cands[i].state, recent_states[k], sizeof(RState)) != 0)
+                    gone = 1;
+            if (!gone)
+                cands[kept++] = cands[i];
+        }
+        if (kept == 0) {
+            out = Py_None;
+            Py_INCREF(out);
+            goto done;
+        }
+        for (i = 0; i < kept; i++)
+            if (cands[i].left == 0)
+                cands[n_done++] = cands[i];      /* (overwrites only entries already read) */
+        if (n_done) {
+            long best;
+            qsort(cands, n_done, sizeof(Cand), cmp_done);
+            best = cands[0].spent;
+            out = PyList_New(0);
+            if (out == NULL)
+                goto done;
+            for (i = 0; i < n_done && (int)i < limit; i++) {
+                PyObject *path;
+                if (cands[i].spent > best + slack)
+                    continue;
+                path = path_of(links, n_links, cands[i].parent, cands[i].step);
+                if (path == NULL || PyList_Append(out, path) < 0) {
+                    Py_XDECREF(path);
+                    Py_CLEAR(out);
+                    goto done;
+                }
+                Py_DECREF(path);
+            }
+            goto done;
+        }
+        /* the ring of recent sets takes this step's states (all kept ones) */
+        {
+            int slot_k = -1, oldest = 0;
+            for (k = 0; k < n_recent; k++)
+                if (recent_count[k] < 0) {
+                    slot_k = k;
+                    break;
+                }
+            if (slot_k < 0) {           /* full: drop the oldest (the ring's order) */
+                oldest = 0;
+                free(recent[oldest].slot);
+                free(recent_states[oldest]);
+                for (k = 0; k + 1 < n_recent; k++) {
+                    recent[k] = recent[k + 1];
+                    recent_states[k] = recent_states[k + 1];
+                    recent_count[k] = recent_count[k + 1];
+                }
+                slot_k = n_recent - 1;
+                recent[slot_k].slot = NULL;
+                recent_states[slot_k] = NULL;
+            }
+            recent_states[slot_k] = (RState *)malloc(sizeof(RState) * kept);
+            if (recent_states[slot_k] == NULL || hset_init(&recent[slot_k], kept) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            for (i = 0; i < kept; i++) {
+                recent_states[slot_k][i] = cands[i].state;
+                *hset_find(&recent[slot_k], &cands[i].state, recent_states[slot_k],
+                           sizeof(RState)) = (int)i + 1;
+            }
+            recent_count[slot_k] = (int)kept;
+        }
+        qsort(cands, kept, sizeof(Cand), cmp_ranked);
+        if (kept > (size_t)width)
+            kept = (size_t)width;
+        links[n_links] = (Link *)malloc(sizeof(Link) * kept);
+        if (links[n_links] == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (i = 0; i < kept; i++) {
+            links[n_links][i].parent = cands[i].parent;
+            links[n_links][i].step = cands[i].step;
+            next_states[i] = cands[i].state;
+            beam_spent[i] = cands[i].spent;
+        }
+        n_links++;
+        {
+            RState *t = beam_states;
+            beam_states = next_states;
+            next_states = t;
+        }
+        beam_n = (int)kept;
+    }
+    out = Py_None;
+    Py_INCREF(out);
+done:
+    Py_XDECREF(units_seq);
+    release_buf(&words);
+    free(unit);
+    free(turns);
+    free(beam_states);
+    free(next_states);
+    free(beam_spent);
+    free(cands);
+    free(found.slot);
+    if (recent != NULL)
+        for (k = 0; k < n_recent; k++)
+            free(recent[k].slot);
+    if (recent_states != NULL)
+        for (k = 0; k < n_recent; k++)
+            free(recent_states[k]);
+    free(recent);
+    free(recent_states);
+    free(recent_count);
+    if (links != NULL)
+        for (k = 0; k < n_links; k++)
+            free(links[k]);
+    free(links);
+    return out;
+}
+
 static PyMethodDef core_methods[] = {
     {"ida", core_ida, METH_VARARGS, ida_doc},
     {"bfs", core_bfs, METH_VARARGS, bfs_doc},
+    {"beam", core_beam, METH_VARARGS, beam_doc},
+    {"descend", core_descend, METH_VARARGS, descend_doc},
     {NULL, NULL, 0, NULL}
 };
 

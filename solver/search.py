@@ -20,6 +20,8 @@ layer, last layer) key increases. This keeps the branching factor of the
 outer-face 3x3x3 move set at 13.35 instead of 18.
 """
 
+import time
+
 from cubebot.solver.moves import AXIS_OF
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
@@ -198,6 +200,8 @@ PURE_PYTHON_ENV = "CUBEBOT_PURE_PYTHON"     # set to 1: the pure-Python path, bu
 COMPILED, PYTHON = "compiled", "python"      # the names of the two paths (core_path())
 NO_LIMIT = -1                                # the core's "no limit" for counts and nodes
 _CORE = []                                   # [the core module or None], imported on first use
+CORE_SECONDS = [0.0]                         # wall time spent inside the core (this process):
+                                             # the brick-time estimate scales it as compiled code
 
 
 def core():
@@ -308,6 +312,26 @@ class CoordModel(object):
             return buffer[at + rank]
         return read
 
+    def scalar(self):
+        """(apply, heuristic) over bare ints for a model of one coordinate whose one table
+        is read by the coordinate itself (the same values as apply and heuristic on
+        1-tuples); else None."""
+        if len(self.rows) != 1 or len(self.tables) != 1 or self.tables[0].terms != ((0, 1, None),):
+            return None
+        entries, n, table = self.rows[0].entries, self.n_moves, self.tables[0]
+        buffer, at = table.buffer, table.offset
+
+        def apply(state, i):
+            return entries[state * n + i]
+
+        if table.bits == 4:
+            def heuristic(state):
+                return (buffer[at + (state >> 1)] >> ((state & 1) << 2)) & 15
+        else:
+            def heuristic(state):
+                return buffer[at + state]
+        return apply, heuristic
+
     def apply(self, state, i):
         n = self.n_moves
         return tuple(r.entries[c * n + i] for r, c in zip(self.rows, state))
@@ -344,11 +368,13 @@ def coord_ida(model, start, max_cost=20, max_solutions=1, stats=None, max_nodes=
     stats = stats if stats is not None else Stats()
     lib = core()
     if lib is not None:
+        began = time.perf_counter()
         paths, stats.nodes = lib.ida(
             model.spec, tuple(start), max_cost, min_cost,
             NO_LIMIT if max_solutions is None else max_solutions, stats.nodes,
             NO_LIMIT if max_nodes is None else max_nodes, 1 if cheapest_only else 0,
             NO_LIMIT if more_nodes is None else more_nodes)
+        CORE_SECONDS[0] += time.perf_counter() - began
         moves = model.moves
         return [[moves[i] for i in path] for path in paths]
     _check_rows(model)
@@ -363,6 +389,31 @@ def coord_ida(model, start, max_cost=20, max_solutions=1, stats=None, max_nodes=
                              max_cost=max_cost, costs=model.costs, max_solutions=max_solutions,
                              stop=stop, stats=stats, cheapest_only=cheapest_only,
                              more_nodes=more_nodes, min_cost=min_cost))
+    except IndexError:
+        raise TableError("a move or distance table of the search gives a value out of range: "
+                         "run `cubebot tables build`")
+
+
+def coord_descend(model, start, max_solutions=1, length=None):
+    """descend(...) over a CoordModel whose bound is exact (its heuristic), from its state
+    `start`, in the core when it is built: the same solutions in the same order."""
+    lib = core()
+    if lib is not None:
+        began = time.perf_counter()
+        paths = lib.descend(model.spec, tuple(start), max_solutions,
+                            NO_LIMIT if length is None else length)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        moves = model.moves
+        return [[moves[i] for i in path] for path in paths]
+    _check_rows(model)
+    _check_state(model, start)
+    try:
+        scalar = model.scalar()
+        if scalar is not None:            # one coordinate: states as bare ints (faster)
+            apply, distance = scalar
+            return descend(start[0], model.moves, apply, distance, max_solutions, length)
+        return descend(tuple(start), model.moves, model.apply, model.heuristic, max_solutions,
+                       length)
     except IndexError:
         raise TableError("a move or distance table of the search gives a value out of range: "
                          "run `cubebot tables build`")
@@ -387,8 +438,11 @@ def coord_bfs(model, goals, max_depth=None, progress=None):
     the same bytes either way."""
     lib = core()
     if lib is not None:
-        return lib.bfs(model.spec, list(goals), NO_LIMIT if max_depth is None else max_depth,
+        began = time.perf_counter()
+        dist = lib.bfs(model.spec, list(goals), NO_LIMIT if max_depth is None else max_depth,
                        progress)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        return dist
     from cubebot.solver.tables import bfs
     _check_rows(model)
     try:
@@ -396,3 +450,81 @@ def coord_bfs(model, goals, max_depth=None, progress=None):
                    progress=progress)
     except IndexError:
         raise TableError("a move table of the build gives a value out of range")
+
+
+def rank_beam(start, row, units, turns, weight, width, limit, max_steps, recent, slack,
+              table=None):
+    """A beam over states that are tuples of ranks, every rank turned by the same steps:
+    up to `limit` paths (lists of step indices) to a state whose units add up to 0,
+    cheapest first, or None. In the core when it is built and `table` is given.
+
+    row(r)[k]: rank r after step k (table: (buffer, byte offset) of the same rows as
+    16-bit little-endian words, rank r's at r x len(turns)); units[r]: a rank's share
+    of the score; turns[k]: the cost of step k. A state's key is its cost so far +
+    weight x the sum of its ranks' units after the step; each state met keeps its
+    smallest key (the first of equal ones), states met in the last `recent` steps are
+    dropped, and the `width` smallest (key, state, cost, parent, step) go on. When
+    some state is finished, those (sorted by cost, state, parent, step), up to `limit`
+    and at most `slack` above the cheapest, are the answer."""
+    from heapq import nsmallest
+    lib = core()
+    if lib is not None and table is not None:
+        began = time.perf_counter()
+        found = lib.beam(table[0], table[1], units, tuple(turns), tuple(start), float(weight),
+                         width, limit, max_steps, recent, slack)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        return found
+    rows_of = _RowCache(row, units)
+    beam = [(0, start, [])]
+    seen = [set([start])]
+    for _ in range(max_steps):
+        found = {}
+        get = found.get
+        for b, (spent, state, _) in enumerate(beam):
+            rows, unit_rows = rows_of(state)
+            lefts = list(map(sum, zip(*unit_rows)))
+            costs = [spent + t for t in turns]
+            for k, after in enumerate(zip(*rows)):
+                key = costs[k] + weight * lefts[k]
+                old = get(after)
+                if old is None or key < old[0]:
+                    found[after] = (key, costs[k], b, k, lefts[k])
+        for r in seen:             # states of the last `recent` steps are not taken again
+            for after in r.intersection(found):
+                del found[after]
+        if not found:
+            return None
+        done = sorted((spent, state, b, k) for state, (_, spent, b, k, left) in found.items()
+                      if not left)
+        if done:
+            return [beam[b][2] + [k] for spent, _, b, k in done[:limit]
+                    if spent <= done[0][0] + slack]
+        ranked = nsmallest(width, ((key, state, cost, b, k)
+                                   for state, (key, cost, b, k, _) in found.items()))
+        seen = (seen + [set(found)])[-recent:]
+        beam = [(cost, state, beam[b][2] + [k]) for _, state, cost, b, k in ranked]
+    return None
+
+
+class _RowCache(object):
+    """For one beam: each rank's row and its units after every step, made once when
+    the rank is first met (a beam's states share most of their ranks) and dropped
+    with the beam."""
+
+    def __init__(self, row, unit):
+        self.row = row
+        self.unit = unit
+        self.made = {}
+
+    def __call__(self, state):
+        """(the rows, the unit rows) of a state's ranks."""
+        made = self.made
+        rows, units = [], []
+        for r in state:
+            got = made.get(r)
+            if got is None:
+                rw = self.row(r)
+                got = made[r] = (rw, [self.unit[x] for x in rw])
+            rows.append(got[0])
+            units.append(got[1])
+        return rows, units

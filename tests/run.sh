@@ -23,7 +23,10 @@ make_venv() {
     # kociemba's setup.py needs cffi at build time; its setup_requires would
     # fetch the newest cffi, which no longer builds on old Pythons.
     "$dir/bin/python" -m pip install -q cffi wheel
+    # the editable install also builds the solver's compiled core in place (solver/_core*.so);
+    # under CI, tests/solver/test_core.py fails when it was not built
     "$dir/bin/python" -m pip install -q -e ".[$extras]"
+    "$dir/bin/python" -c 'from cubebot.solver.search import core_path; print("solver search path:", core_path())'
 }
 
 # run_pytest DIR [args]: pytest, treating "no tests collected" as a failure.

@@ -11,7 +11,7 @@ work is split in two kinds with their own factors:
   floating point (colour resolution: Lab conversion, distances, fits)
                        FLOAT_FACTOR = (150, 450)
 
-Basis (docs/brick.md, /work/shared/reference/facts.md):
+Basis (docs/brick.md, docs/references.md):
 - pure Python on the brick is reported 50-150x slower than a modern x86
   core (start-up ~2 s against ~20 ms; a colour resolution 7 s on the EV3
   against 50 ms on a Raspberry Pi 2, itself several times slower than a PC);
@@ -23,8 +23,16 @@ Basis (docs/brick.md, /work/shared/reference/facts.md):
 - bench/brick.py measures the emulated/native ratios of a solve and of a
   colour resolution again and records them next to this estimate.
 
+Compiled code (the solver's compiled core, kociemba's C search) has its own
+factor, taken from a fact and a measurement of the same run: kociemba's C
+solve of a 3x3x3 takes about KOCIEMBA_BRICK_S (1 s) on the brick
+(docs/references.md), so compiled_factor(t) = KOCIEMBA_BRICK_S / t for its
+time t here.
+
 estimate(int_s, float_s) -> BrickTime(low, high, central) in seconds;
 central is the geometric mean of the bounds (the factors are ratios).
+estimate_solve(total_s, compiled_s, kociemba_here_s) splits a solve's time
+into its compiled part and the Python rest.
 """
 
 import math
@@ -34,6 +42,8 @@ INT_FACTOR = (50.0, 150.0)        # brick seconds per second here, integer Pytho
 FLOAT_OVER_INT = 3.0              # soft-float work costs this much more per operation
 FLOAT_FACTOR = (INT_FACTOR[0] * FLOAT_OVER_INT, INT_FACTOR[1] * FLOAT_OVER_INT)
 
+KOCIEMBA_BRICK_S = 1.0            # kociemba's C solve of a 3x3x3 on the brick (docs/references.md)
+
 BrickTime = namedtuple("BrickTime", ["low", "high", "central"])
 
 
@@ -41,6 +51,23 @@ def estimate(int_s, float_s=0.0, int_factor=INT_FACTOR, float_factor=FLOAT_FACTO
     """Brick seconds for int_s s of integer work and float_s s of float work here."""
     low = int_s * int_factor[0] + float_s * float_factor[0]
     high = int_s * int_factor[1] + float_s * float_factor[1]
+    return BrickTime(low, high, math.sqrt(low * high))
+
+
+def compiled_factor(kociemba_here_s, kociemba_brick_s=KOCIEMBA_BRICK_S):
+    """Brick seconds per second here for compiled code: kociemba's C solve on the brick
+    over its time here (kociemba_here_s, measured in the same run)."""
+    if kociemba_here_s <= 0:
+        raise ValueError("kociemba's time here must be positive, not {}".format(kociemba_here_s))
+    return kociemba_brick_s / kociemba_here_s
+
+
+def estimate_solve(total_s, compiled_s, kociemba_here_s):
+    """Brick seconds of a solve that took total_s here, compiled_s of them in compiled
+    code: the Python rest at INT_FACTOR, the compiled part at compiled_factor."""
+    python = estimate(max(total_s - compiled_s, 0.0))
+    extra = compiled_s * compiled_factor(kociemba_here_s)
+    low, high = python.low + extra, python.high + extra
     return BrickTime(low, high, math.sqrt(low * high))
 
 

@@ -20,7 +20,8 @@ apply, rank and the goal ranks the shared builder and IDA* need.
 """
 
 from cubebot.solver.facelets import FACES
-from cubebot.solver.tables import write_words
+from cubebot.solver.search import CoordModel, DistanceTable, Rows
+from cubebot.solver.tables import BITS_PER_BYTE, HEADER, WORD_BYTES, write_words
 from cubebot.solver.solve4.masks import CombCoord, MaskMover, MaskStage, mask_of, mask_of_slots
 from cubebot.solver.solve4.model import CENTRES, EDGE_MOVES, GENERATORS, N, centre_perm, permutation_parity, wing_map
 
@@ -120,14 +121,21 @@ def build_ud_moves(path, progress=None):
 class RankedStage(object):
     """A stage whose states are its ranks, turned through its move table (words:
     rank x len(moves) + move -> rank): the same moves, and rank() is the identity.
-    distance: its distance table, unpacked (bytes, distance[rank])."""
+    distance: its distance table, unpacked (bytes, distance[rank]). With move_table (the
+    WordTable of `words`), model is the stage as a search.CoordModel of one coordinate,
+    its rank, for search.coord_descend; else None."""
 
-    def __init__(self, stage, words, distance):
+    def __init__(self, stage, words, distance, move_table=None):
         self.table = stage.table
         self.moves = stage.moves
         self.index = stage.index
         self.distance = distance
         width = len(stage.moves)
+        self.model = None
+        if move_table is not None:
+            rows = Rows(move_table.mm, HEADER.size, WORD_BYTES, len(distance), words)
+            self.model = CoordModel(self.moves, [rows],
+                                    [DistanceTable(distance, 0, BITS_PER_BYTE, ((0, 1, None),))])
 
         def apply(state, i):         # a closure: one attribute lookup less at every node
             return words[state * width + i]

@@ -12,7 +12,7 @@ All lengths are in moves (OBTM).
 
 from cubebot.solver.errors import TableError
 from cubebot.solver.moves import apply
-from cubebot.solver.search import Stats, descend, ida_star
+from cubebot.solver.search import Stats, coord_descend, descend, ida_star
 from cubebot.solver.solve4.model import N, centre_colours
 from cubebot.solver.solve4.pieces import wing_parity, wing_positions
 from cubebot.solver.solve4.wings import CentreOrbitStage, EOStage
@@ -52,9 +52,12 @@ class CentresAndWings(object):
         def distance(state):
             return get(rank(state))
 
-        found = []
+        found, model = [], getattr(stage, "model", None)
         if distance(start) <= MAX_CENTRE_STAGE:
-            found = descend(start, stage.moves, stage.apply, distance, max_solutions)
+            if model is not None:
+                found = coord_descend(model, (start,), max_solutions)
+            else:
+                found = descend(start, stage.moves, stage.apply, distance, max_solutions)
         if not found:
             raise TableError("table {} gives no path to its goal: run `cubebot tables build`".format(
                 stage.table))
@@ -159,8 +162,11 @@ class CentresAndWings(object):
         distance = ranked.distance
         found = self._exact(ranked, distance, start, MAX_UD_CHOICES)
         if MAX_UD_LONGER and distance[start] < budget:
-            found += descend(start, ranked.moves, ranked.apply, distance.__getitem__,
-                             MAX_UD_LONGER, distance[start] + 1)
+            if ranked.model is not None:
+                found += coord_descend(ranked.model, (start,), MAX_UD_LONGER, distance[start] + 1)
+            else:
+                found += descend(start, ranked.moves, ranked.apply, distance.__getitem__,
+                                 MAX_UD_LONGER, distance[start] + 1)
         centre_rank, centre_table = ws.centres.rank, ws.centre_table
         # the centre masks and wing positions after each prefix of a solution seen last:
         # solutions come in search order, so the next one shares most of its prefix

@@ -93,7 +93,7 @@ class Reducer(CentresAndWings):
         lr = store.open_dense(self.lr.table, self.directory)
         ud = store.open_dense(self.ud.table, self.directory)
         ud_moves = store.open_words(UD_MOVE_TABLE, self.directory)
-        ranked = RankedStage(self.ud, ud_moves.words(), ud.unpacked())
+        ranked = RankedStage(self.ud, ud_moves.words(), ud.unpacked(), ud_moves)
         ud.close()                   # read whole into `ranked` (25,740 bytes)
         return (lr, ranked), (lr, ud_moves)
 

@@ -25,8 +25,8 @@ returns None if none finds anything, and phase 2 then solves the split
 pairs its slower way.
 """
 
-from heapq import nsmallest
-
+from cubebot.solver.search import rank_beam
+from cubebot.solver.tables import HEADER
 from .slices import written
 from .model import T_CENTRES
 from .tcentres import PAIRS
@@ -116,63 +116,16 @@ class TPairStage(object):
     def _beam(self, start, width, weight, unit, limit):
         """Up to `limit` phase-2 move lists (slices unwritten) that join every pair,
         cheapest first, or None; a cube is its six set ranks, its score the sum of
-        their `unit`s (0 exactly when every pair is one colour).
+        their `unit`s (0 exactly when every pair is one colour): search.rank_beam
+        over the steps (in the compiled core when it is built).
 
-        Only the beam keeps its paths, and a state met in the last RECENT steps is not
-        taken again (without that the beam circles; with every step
-        remembered it holds a million states at width 240)."""
-        turns = self.turns
-        rows_of = _RowCache(self.moves.row, unit)
-        beam = [(0, start, [])]
-        recent = [set([start])]
-        for _ in range(MAX_STEPS):
-            found = {}
-            get = found.get
-            for b, (spent, state, _) in enumerate(beam):
-                rows, units = rows_of(state)
-                lefts = list(map(sum, zip(*units)))
-                costs = [spent + t for t in turns]
-                for k, after in enumerate(zip(*rows)):
-                    key = costs[k] + weight * lefts[k]
-                    old = get(after)
-                    if old is None or key < old[0]:
-                        found[after] = (key, costs[k], b, k, lefts[k])
-            for r in recent:           # states of the last RECENT steps are not taken again
-                for after in r.intersection(found):
-                    del found[after]
-            if not found:
-                return None
-            done = sorted((spent, state, b, k) for state, (_, spent, b, k, left) in found.items()
-                          if not left)
-            if done:
-                return [beam[b][2] + self.steps[k][0] for spent, _, b, k in done[:limit]
-                        if spent <= done[0][0] + SLACK]
-            ranked = nsmallest(width, ((key, state, cost, b, k)
-                                       for state, (key, cost, b, k, _) in found.items()))
-            recent = (recent + [set(found)])[-RECENT:]
-            beam = [(cost, state, beam[b][2] + self.steps[k][0]) for _, state, cost, b, k in ranked]
-        return None
-
-
-class _RowCache(object):
-    """For one beam: each set rank's row (SetMoves.row) and its unit after every step,
-    made once when the rank is first met (a beam's six-rank states share most of their
-    ranks) and dropped with the beam: at most a few thousand ranks, ~2 KB each."""
-
-    def __init__(self, row, unit):
-        self.row = row
-        self.unit = unit
-        self.made = {}
-
-    def __call__(self, state):
-        """(the six rows, the six unit rows) of a state's ranks."""
-        made = self.made
-        rows, units = [], []
-        for r in state:
-            got = made.get(r)
-            if got is None:
-                rw = self.row(r)
-                got = made[r] = (rw, [self.unit[x] for x in rw])
-            rows.append(got[0])
-            units.append(got[1])
-        return rows, units
+        A state met in the last RECENT steps is not taken again (without that the
+        beam circles; with every step remembered it holds a million states at
+        width 240)."""
+        words = self.moves.table
+        table = None if words is None else (words.mm, HEADER.size)
+        paths = rank_beam(start, self.moves.row, unit, self.turns, weight, width, limit,
+                          MAX_STEPS, RECENT, SLACK, table)
+        if paths is None:
+            return None
+        return [[m for k in path for m in self.steps[k][0]] for path in paths]

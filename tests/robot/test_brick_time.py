@@ -27,6 +27,21 @@ def test_integer_and_float_work_have_their_own_factors():
     assert both.central == pytest.approx((both.low * both.high) ** 0.5)
 
 
+def test_compiled_code_gets_the_kociemba_factor():
+    # kociemba's C solve takes 20 ms here and about KOCIEMBA_BRICK_S on the brick
+    factor = brick_time.compiled_factor(0.02)
+    assert factor == pytest.approx(brick_time.KOCIEMBA_BRICK_S / 0.02)
+    t = brick_time.estimate_solve(1.0, 0.25, 0.02)
+    python = brick_time.estimate(0.75)
+    assert t.low == pytest.approx(python.low + 0.25 * factor)
+    assert t.high == pytest.approx(python.high + 0.25 * factor)
+    # all in Python: the integer estimate; a faster kociemba here means a larger factor
+    assert brick_time.estimate_solve(1.0, 0.0, 0.02) == brick_time.estimate(1.0)
+    assert brick_time.compiled_factor(0.01) > factor
+    with pytest.raises(ValueError):
+        brick_time.compiled_factor(0.0)
+
+
 def test_on_the_brick_the_measured_time_is_the_time():
     t = brick_time.on_the_brick(0.5, 0.25)
     assert t == (0.75, 0.75, 0.75)

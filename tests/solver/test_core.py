@@ -276,3 +276,105 @@ def test_a_missing_rank_is_a_table_error(reducer, monkeypatch):
     tables[1] = DistanceTable(t.buffer, t.offset, 4, terms)
     model = _with(pairs.model, tables=tables)
     _on_both(monkeypatch, lambda: coord_ida(model, coords, max_cost=20))
+
+
+# ---------------------------------------------------------------- the T-pair beam (5x5x5)
+
+@pytest.fixture(scope="module")
+def tpair_stage(tables_dir):
+    from cubebot.solver.solve5 import tpairs
+    return tpairs.TPairStage.opened(tables_dir)
+
+
+@needs_core
+@pytest.mark.parametrize("seed", [21, 22])
+def test_tpair_beams_same_solutions(tpair_stage, monkeypatch, seed):
+    from cubebot.solver.solve5 import reduce as reduce5, stages, tpairs
+    cube = reduce5.label(scramble.random_state(5, seeded(seed)))
+    start = tpairs.ranks("".join(cube[f] for f in tpairs.T_CENTRES))
+    for ranking, width, weight in tpairs.TRIES[:3] + tpairs.EXTRA:
+        compiled, python = both(monkeypatch, lambda r=ranking, w=width, x=weight: tpair_stage._run(
+            start, r, w, x, tpairs.CHOICES))
+        assert compiled == python
+        for solution in compiled:
+            # applied back to the cube: every T-pair one colour
+            assert stages.pairs_one_colour(moves.apply(cube, tpairs.written(solution), 5))
+    compiled, python = both(monkeypatch, lambda: tpair_stage.solutions(cube))
+    assert compiled == python and compiled
+
+
+@needs_core
+def test_rank_beam_on_a_small_random_table(monkeypatch):
+    """A made-up table of 50 ranks and 7 steps: both paths, widths 1 to 5, the same paths."""
+    rng = random.Random(8)
+    n, n_steps = 50, 7
+    words = array("H", [rng.randrange(n) for _ in range(n * n_steps)])
+    data = bytes(search._little(words))
+    units = [rng.randrange(3) for _ in range(n)]
+    units[0] = 0
+    turns = [rng.randrange(1, 4) for _ in range(n_steps)]
+
+    def row(r):
+        return list(words[r * n_steps:(r + 1) * n_steps])
+
+    answered = 0
+    for width in range(1, 6):
+        start = tuple(rng.randrange(1, n) for _ in range(3))
+        compiled, python = both(monkeypatch, lambda w=width, s=start: search.rank_beam(
+            s, row, units, turns, 0.5, w, 4, 12, 2, 1, table=(data, 0)))
+        assert compiled == python
+        answered += compiled is not None
+        for path in compiled or ():
+            state = start
+            for k in path:
+                state = tuple(row(r)[k] for r in state)
+            assert sum(units[r] for r in state) == 0
+    assert answered
+
+
+def test_a_damaged_beam_table_is_a_table_error(monkeypatch):
+    if search.core() is None:
+        pytest.skip("the compiled core is not built here")
+    units, turns = [0, 1, 1], [1, 1]
+    with pytest.raises(TableError):      # rows for 3 ranks x 2 steps need 6 words
+        search.rank_beam((1, 2), None, units, turns, 1.0, 2, 1, 5, 2, 0, table=(bytes(8), 0))
+    garbage = bytes(array("H", [1, 2, 9, 0, 1, 2]))       # rank 9 of 3
+    with pytest.raises(TableError):
+        search.rank_beam((1, 1), None, units, turns, 1.0, 2, 1, 5, 2, 0, table=(garbage, 0))
+
+
+# ---------------------------------------------------------------- the 4x4x4 centres-ud descent
+
+@needs_core
+@pytest.mark.parametrize("longer", [0, 1])
+def test_centres_ud_descent_same_solutions(reducer, monkeypatch, longer):
+    ranked = reducer.ud_ranked
+    rng = random.Random(30 + longer)
+    for _ in range(20):
+        start = rng.randrange(len(ranked.distance))
+        d = ranked.distance[start]
+        if d > 15:
+            continue
+
+        def run(start=start, d=d):
+            return search.coord_descend(ranked.model, (start,), 50, d + longer)
+
+        compiled, python = both(monkeypatch, run)
+        assert compiled == python
+        # the stage's own descent over its ranks gives the same solutions
+        assert compiled == search.descend(start, ranked.moves, ranked.apply,
+                                          ranked.distance.__getitem__, 50, d + longer)
+        for solution in compiled:
+            state = start
+            for m in solution:
+                state = ranked.apply(state, ranked.moves.index(m))
+            assert ranked.distance[state] == 0 and len(solution) == d + longer
+
+
+def test_a_damaged_descent_table_is_a_table_error(reducer, monkeypatch):
+    ranked = reducer.ud_ranked
+    rows = ranked.model.rows[0]
+    cut = Rows(bytes(array("H", list(rows.entries)[:1000])), 0, 2, rows.size)
+    model = CoordModel(ranked.moves, [cut], ranked.model.tables)
+    start = next(r for r in range(len(ranked.distance) - 1, 0, -1) if 0 < ranked.distance[r] < 15)
+    _on_both(monkeypatch, lambda: search.coord_descend(model, (start,), 5))
