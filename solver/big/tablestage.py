@@ -40,6 +40,7 @@ PAIR_DIVISORS = (3, 2)         # unpaired oblique slots a move is guessed to pai
 MAX_COST = 16                  # deepest bound of a staging search
 MAX_NODES = 40000000           # nodes a search at most (each variant)
 TOTAL_NODES = 240000000        # nodes a cube's stagings at most (no new choice of colours after)
+STAGINGS = 1                   # stagings found a cube at most (each choice costs seconds)
 TURNS = (1, 2, 3)
 AXIS_FACES = {"LR": "LR", "UD": "UD"}
 
@@ -51,6 +52,26 @@ def _turns(faces, depths, turns=TURNS):
 def all_moves():
     """Outer, 2- and 3-layer turns of every face: 54."""
     return _turns(FACES, (1, 2, 3))
+
+
+def _modulo_turns(moves, dropped):
+    """`moves` less `dropped` ((face, layers, turns) a Move's face, last and turns): each of
+    those is a kept turn followed by a whole-cube turn that leaves the search's goal and bound
+    as they are, so every staging keeps its length without them."""
+    return [m for m in moves if (m.face, m.last, m.turns) not in dropped]
+
+
+def inner_lr_moves():
+    """The L/R inner search's turns: all 54 less 3Lw (3Rw' then x'), 3Dw2 (3Uw2 then y2) and
+    3Bw2 (3Fw2 then z2), which keep L/R: 49."""
+    return _modulo_turns(all_moves(), set([("L", 3, 1), ("L", 3, 2), ("L", 3, 3), ("D", 3, 2),
+                                           ("B", 3, 2)]))
+
+
+def inner_ud_moves():
+    """The U/D inner search's turns: keep_lr_moves less 3Lw2, 3Dw2 and 3Bw2 (3Rw2, 3Uw2 and
+    3Fw2 then x2, y2, z2, which keep both axes): 35."""
+    return _modulo_turns(keep_lr_moves(), set([("L", 3, 2), ("D", 3, 2), ("B", 3, 2)]))
 
 
 def five_moves():
@@ -139,18 +160,18 @@ class Staging(object):
         bars_of = (OUTER_X, OBLIQUE_A)
         # (name, [searches tried in turn until one finds a path], orbits, colour pair)
         self.searches = (
-            ("lr-inner", [MaskStage(all_moves(), inner, N, [(0, t["6x6-stage-x-lr"])], [(1, 2)], d)
+            ("lr-inner", [MaskStage(inner_lr_moves(), inner, N, [(0, t["6x6-stage-x-lr"])], [(1, 2)], d)
                           for d in PAIR_DIVISORS], pairs_of, 0),
             ("lr-outer", [MaskStage(five_moves(), outer, N, [(0, t["6x6-stage-x-lr"]),
                                                              (1, t["6x6-stage-bar-lr"])])],
              bars_of, 0),
-            ("ud-inner", [MaskStage(keep_lr_moves(), inner, N, [(0, t["6x6-stage-x-ud"])], [(1, 2)],
+            ("ud-inner", [MaskStage(inner_ud_moves(), inner, N, [(0, t["6x6-stage-x-ud"])], [(1, 2)],
                                     d) for d in PAIR_DIVISORS], pairs_of, 1),
             ("ud-outer", [MaskStage(keep_lr_five_moves(), outer, N, [(0, t["6x6-stage-x-ud"]),
                                                                      (1, t["6x6-stage-bar-ud"])])],
              bars_of, 1),
         )
-        self.nodes = 0
+        self.nodes = self.tried = 0
 
     def masks(self, cube, orbits, colours):
         return tuple(mask_of(cube, self.facelets[o], colours) for o in orbits)
@@ -175,12 +196,14 @@ class Staging(object):
 
     def solve_all(self, cube):
         """[(parts, cube)]: a staging for each choice of colour pairs (colour_pairs()) whose
-        searches all finish within MAX_NODES, while the nodes spent stay within TOTAL_NODES."""
+        searches all finish within MAX_NODES, while the nodes spent stay within TOTAL_NODES,
+        up to STAGINGS of them."""
         found = []
-        self.nodes = 0
+        self.nodes = self.tried = 0
         for colours in colour_pairs():
-            if self.nodes >= TOTAL_NODES:
+            if self.nodes >= TOTAL_NODES or len(found) >= STAGINGS:
                 break
+            self.tried += 1
             staged = self.stage(cube, colours)
             if staged is not None:
                 found.append(staged)

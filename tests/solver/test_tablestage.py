@@ -95,6 +95,8 @@ def test_the_later_move_sets_keep_what_the_earlier_searches_staged():
         pairs = set(bars)
         assert all((where[a], where[b]) in pairs for a, b in bars), move
     assert set(ts.keep_lr_five_moves()) <= set(ts.five_moves()) & set(ts.keep_lr_moves())
+    assert set(ts.inner_ud_moves()) < set(ts.keep_lr_moves())
+    assert set(ts.inner_lr_moves()) < set(ts.all_moves())
 
 
 def test_compiled_and_python_breadth_first_give_the_same_bytes(monkeypatch):
