@@ -139,30 +139,38 @@ class Reducer(object):
             self.free.score(cube, ESTIMATE_CENTRE, ESTIMATE_WING)
 
     def staged_stages(self, state):
-        """[(parts, cube)] for each staging tablestage finds (every centre orbit onto its
-        axis; one for each choice of colour pairs whose searches finish), each followed by
-        the kept insert stage (outer turns and half turns only, which keep the staging),
-        the pairing and the parity stages; [] if none is found. The free stage and the
-        orientations are left out (parts: staging, [], inserts, pairing, parity)."""
+        """([rotation], [(parts, cube)]) for each staging tablestage finds (every centre
+        orbit onto its axis) under each whole-cube turn of ROTATIONS[:TRIED] (a staged cube
+        turned whole is still staged), each followed by the kept insert stage (outer turns
+        and half turns only, which keep the staging), the pairing and the parity stages;
+        ([], []) if none is found. The free stage is left out (parts: staging in the turned
+        frame, [], inserts, pairing, parity)."""
         n = self.n
-        done = [([simplify([m for part in staging for m in part]), []], cube)
-                for staging, cube in self.staging.solve_all(state)]
+        rotations, done = [], []
+        for staging, cube in self.staging.solve_all(state):
+            moves = simplify([m for part in staging for m in part])
+            for rotation in ROTATIONS[:TRIED.get(n, 1)]:
+                back = dict((g, f) for f, g in rotated_faces(rotation).items())
+                turned = [Move(back[m.face], m.first, m.last, m.turns) for m in moves]
+                rotations.append(rotation)
+                done.append(([turned, []], apply(cube, rotation, n)))
         if done:
             kept = KeptStage(n)
             done = self._each(done, kept.solve, kept.beam())
             done = self._each(done, self.pairing.solve, self.pairing.load_steps())
             done = self._each(done, lambda cube: self.parity(cube, blown_up(cube, n)))
-        return done
+        return rotations, done
 
     def solve(self, state, budget=None):
         """Result: the centres staged by tables where the compiled search runs (then no
         other orientation), else the first stages tried under ROTATIONS[:TRIED], the rest
         on the best estimate; every move is given back in the frame of `state`."""
         n = self.n
-        staged = self.staged_stages(state) if self.staging is not None else []
+        turns, staged = self.staged_stages(state) if self.staging is not None else ([], [])
         if staged:
             estimates = [self.estimate(parts, cube) for parts, cube in staged]
-            rotation, (parts, cube) = "", staged[estimates.index(min(estimates))]
+            best = estimates.index(min(estimates))
+            rotation, (parts, cube) = turns[best], staged[best]
             del staged
         else:
             rotations = ROTATIONS[:TRIED.get(n, 1)]
