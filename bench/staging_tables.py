@@ -4,7 +4,7 @@ The first --n states of bench/solver_big.py's 6x6x6 seed are staged by the four 
 (lr-inner, lr-outer, ud-inner, ud-outer) for every choice of colour pairs
 (tablestage.colour_pairs) whose searches finish within their nodes; each staging
 found is applied back by the independent model (bench/cube3d.py) and checked from
-the facelets. The anchor's moves a search are those its source states
+the facelets. The anchor moves a search are the reference solver's
 (docs/references.md, "Centres staged by tables"). With --solve, the same states
 are also solved whole with reduce.TABLE_STAGING on and off (moves, seconds).
 Writes the section "staging-tables-6" of docs/benchmarks.md.

@@ -59,10 +59,10 @@ TRIED = {6: 12, 7: 8}         # orientations tried per size (1 for sizes not nam
 ESTIMATE_CENTRE = 1.1
 ESTIMATE_WING = 2.1
 
-# The 6x6x6 centres staged by tables (tablestage) instead of the free stage and the
-# orientations, where the compiled staging search is built. Off: on 4 states of the bench's
-# seed the staged path was 199.5 moves against 193.0 (docs/solver-big.md, "Centres staged by
-# tables"); the path stays for the solving stages that would use the staging.
+# The 6x6x6 centres staged by tables (tablestage) instead of the free stage, where the
+# compiled staging search is built. Off: it stages only about half the states within its
+# nodes and gains a few moves at most (docs/benchmarks.md, "staging-tables-6"); it stays for
+# the solving stages that would use the staging (docs/solver-big.md, "Centres staged by tables").
 TABLE_STAGING = False
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])

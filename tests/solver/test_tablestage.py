@@ -176,3 +176,15 @@ def test_the_inner_x_reads_the_outer_x_tables():
         outer = maskstage.build_distances(own(), maskstage.orbit_facelets(1, 1, N), N, goal)
         inner = maskstage.build_distances(moves(), maskstage.orbit_facelets(2, 2, N), N, goal)
         assert outer == inner
+
+
+@needs_module
+def test_a_6x6x6_is_solved_through_the_staged_path(tables_dir, monkeypatch):
+    from cubebot.solver import big
+    from cubebot.solver.big import reduce
+    monkeypatch.setattr(reduce, "TABLE_STAGING", True)
+    monkeypatch.setattr(reduce, "TRIED", {N: 2})             # two orientations: quicker
+    state = scramble.random_state(N, random.Random(6666))     # one the staging stages
+    result = big.solve_stages(state)
+    assert result.stages["staging"] and not result.stages["free"]
+    assert cube3d.solves(state, format_moves(result.candidates[0]))
