@@ -141,21 +141,56 @@ def build_distances(moves, facelets, n, goal):
     lib = compiled()
     if lib is not None:
         return lib.bfs(dests, len(moves), goal)
-    maps = [dests[k * N_SLOTS:(k + 1) * N_SLOTS] for k in range(len(moves))]
+    lookups = [_byte_lookups(dests[k * N_SLOTS:(k + 1) * N_SLOTS]) for k in range(len(moves))]
+    ranks = _rank_lookups()
     dist = bytearray([UNREACHED]) * N_RANKS
     dist[rank(goal)] = 0
     frontier, depth = [goal], 0
     while frontier:
         nxt = []
         for mask in frontier:
-            for dest in maps:
-                after = apply_mask(mask, dest)
-                r = rank(after)
+            v0, v1, v2 = mask & 255, (mask >> 8) & 255, mask >> 16
+            for t0, t1, t2 in lookups:
+                after = t0[v0] | t1[v1] | t2[v2]
+                r = _rank_by_bytes(after, ranks)
                 if dist[r] == UNREACHED:
                     dist[r] = depth + 1
                     nxt.append(after)
         frontier, depth = nxt, depth + 1
     return dist
+
+
+def _byte_lookups(dest):
+    """Three lists of 256: the mask bits that byte b of a mask (value v) becomes under `dest`."""
+    return tuple([apply_mask(v << (8 * b), dest) for v in range(256)] for b in range(3))
+
+
+def _rank_lookups():
+    """part[b][c][v]: what byte b of value v adds to the rank with c bits set below it; and
+    the bit count of each byte."""
+    counts = [bin(v).count("1") for v in range(256)]
+    part = []
+    for b in range(3):
+        rows = []
+        for c in range(N_PIECES + 1):
+            row = []
+            for v in range(256):
+                r, k = 0, c
+                for i in range(8):
+                    if v >> i & 1:
+                        k += 1
+                        r += BINOMIAL[8 * b + i][k] if k <= N_PIECES else 0
+                row.append(r)
+            rows.append(row)
+        part.append(rows)
+    return part, counts
+
+
+def _rank_by_bytes(mask, ranks):
+    part, counts = ranks
+    v0, v1, v2 = mask & 255, (mask >> 8) & 255, mask >> 16
+    c0 = counts[v0]
+    return part[0][0][v0] + part[1][c0][v1] + part[2][c0 + counts[v1]][v2]
 
 
 class MaskStage(object):
