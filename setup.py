@@ -17,6 +17,10 @@ from setuptools.command.build_ext import build_ext
 # works, the install goes on without it and the solver runs its pure-Python
 # path (cubebot.solver.search.core_path() says which one runs).
 CORE = Extension("cubebot.solver._core", ["solver/_core.c"], optional=True)
+# The compiled centre-staging search (solver/_stage.c): optional in the same way
+# (cubebot.solver.maskstage runs its stages in Python, or the big cubes keep their
+# join stages, without it).
+STAGE = Extension("cubebot.solver._stage", ["solver/_stage.c"], optional=True)
 
 
 class OptionalBuildExt(build_ext):
@@ -68,7 +72,7 @@ setup(
     package_dir=PACKAGE_DIR,
     package_data={"cubebot.tables": ["manifest.json"],
                   "cubebot.robot.ui.classroom": ["static/*.html", "static/*.js", "static/*.css"]},
-    ext_modules=[CORE],
+    ext_modules=[CORE, STAGE],
     cmdclass={"build_ext": OptionalBuildExt},
     python_requires=">=3.5",
     install_requires=[

@@ -1,0 +1,224 @@
+"""The 6x6x6 centres staged by tables: every centre orbit onto its axis, in four searches.
+
+Orbits of a 6x6x6 centre: the outer X (1, 1), the obliques (1, 2) and (1, 3)
+(slot s of one beside slot s of the other: a bar), the inner X (2, 2). Two
+opposite colours are staged onto L/R, then two onto U/D (F/B follows):
+
+  lr-inner  the L/R inner X staged and the L/R obliques paired into bars, with
+            every turn (outer, 2- and 3-layer wide): table of the inner X's
+            735,471 masks, the unpaired obliques counted (`PAIR_DIVISORS`)
+  lr-outer  the L/R outer X and bars staged, with outer and 2-layer turns only:
+            they never move the inner X off its face and move a bar as one
+            piece, so this is a 5x5x5's L/R centre staging (two tables)
+  ud-inner  the U/D inner X staged and the U/D obliques paired, with the turns
+            that keep L/R staged (L/R turns of any depth, the others outer or
+            wide half turns)
+  ud-outer  the U/D outer X and bars, with the turns that keep all that
+            (no 3-layer turns, the U/D/F/B 2-layer ones as half turns)
+
+Each search is the IDA* of maskstage.MaskStage, on the compiled module (the
+pure-Python path keeps the join stages: `available`), within MAX_NODES nodes,
+and only where reduce.TABLE_STAGING asks for it.
+The pairing bound is a guess, so a pairing search can run out of nodes: the
+next divisor is tried, then the next choice of colour pairs (`colour_pairs`),
+and the solver keeps its join stages for a cube none of them stages. The four
+tables (735,471 four-bit entries each) are built by `cubebot tables build`
+(`build_*` below, catalogue entries "6x6-stage-*").
+"""
+
+from cubebot.solver import store
+from cubebot.solver.errors import TableError
+from cubebot.solver.facelets import FACES
+from cubebot.solver.maskstage import (MaskStage, build_distances, compiled, face_mask, mask_of,
+                                      orbit_facelets)
+from cubebot.solver.moves import Move, apply
+from cubebot.solver.tables import PLAIN, write_dense
+
+N = 6
+OUTER_X, OBLIQUE_A, OBLIQUE_B, INNER_X = (1, 1), (1, 2), (1, 3), (2, 2)
+PAIR_DIVISORS = (3, 2)         # unpaired oblique slots a move is guessed to pair: tried in turn
+MAX_COST = 16                  # deepest bound of a staging search
+MAX_NODES = 40000000           # nodes a search at most (each variant)
+TOTAL_NODES = 240000000        # nodes a cube's stagings at most (no new choice of colours after)
+STAGINGS = 1                   # stagings found a cube at most (each choice costs seconds)
+TURNS = (1, 2, 3)
+AXIS_FACES = {"LR": "LR", "UD": "UD"}
+
+
+def _turns(faces, depths, turns=TURNS):
+    return [Move(f, 1, d, t) for f in faces for d in depths for t in turns]
+
+
+def all_moves():
+    """Outer, 2- and 3-layer turns of every face: 54."""
+    return _turns(FACES, (1, 2, 3))
+
+
+def _modulo_turns(moves, dropped):
+    """`moves` less `dropped` ((face, layers, turns) a Move's face, last and turns): each of
+    those is a kept turn followed by a whole-cube turn that leaves the search's goal and bound
+    as they are, so every staging keeps its length without them."""
+    return [m for m in moves if (m.face, m.last, m.turns) not in dropped]
+
+
+def inner_lr_moves():
+    """The L/R inner search's turns: all 54 less 3Lw (3Rw' then x'), 3Dw2 (3Uw2 then y2) and
+    3Bw2 (3Fw2 then z2), which keep L/R: 49."""
+    return _modulo_turns(all_moves(), set([("L", 3, 1), ("L", 3, 2), ("L", 3, 3), ("D", 3, 2),
+                                           ("B", 3, 2)]))
+
+
+def inner_ud_moves():
+    """The U/D inner search's turns: keep_lr_moves less 3Lw2, 3Dw2 and 3Bw2 (3Rw2, 3Uw2 and
+    3Fw2 then x2, y2, z2, which keep both axes): 35."""
+    return _modulo_turns(keep_lr_moves(), set([("L", 3, 2), ("D", 3, 2), ("B", 3, 2)]))
+
+
+def five_moves():
+    """Outer and 2-layer turns: 36 (the 5x5x5 view's outer and wide turns)."""
+    return _turns(FACES, (1, 2))
+
+
+def keep_lr_moves():
+    """Turns that keep the L/R centres staged: L/R of any depth, the others outer or wide
+    half turns: 38."""
+    return _turns("LR", (1, 2, 3)) + _turns("UFDB", (1,)) + _turns("UFDB", (2, 3), (2,))
+
+
+def keep_lr_five_moves():
+    """Of those, the ones that keep the inner X and the bars: no 3-layer turns: 28."""
+    return _turns("LR", (1, 2)) + _turns("UFDB", (1,)) + _turns("UFDB", (2,), (2,))
+
+
+# name -> (orbit, moves, goal faces). The inner X under every turn is the outer X under
+# outer and 2-layer turns (each moved by the outer turns and one wide turn of each face,
+# slots numbered alike): one table serves both (the tests build both and compare).
+TABLES = {
+    "6x6-stage-x-lr": (OUTER_X, five_moves, "LR"),
+    "6x6-stage-bar-lr": (OBLIQUE_A, five_moves, "LR"),
+    "6x6-stage-x-ud": (OUTER_X, keep_lr_five_moves, "UD"),
+    "6x6-stage-bar-ud": (OBLIQUE_A, keep_lr_five_moves, "UD"),
+}
+INNER_TABLES = {          # the table the inner X reads, and the moves it stands for
+    "6x6-stage-x-lr": all_moves,
+    "6x6-stage-x-ud": keep_lr_moves,
+}
+
+
+def _build(name, path, progress):
+    orbit, moves, faces = TABLES[name]
+    progress("breadth-first over {} turns".format(len(moves())))
+    dist = build_distances(moves(), orbit_facelets(orbit[0], orbit[1], N), N, face_mask(faces))
+    write_dense(path, dist, bits=4, encoding=PLAIN)
+
+
+def build_x_lr(path, progress):
+    _build("6x6-stage-x-lr", path, progress)
+
+
+def build_bar_lr(path, progress):
+    _build("6x6-stage-bar-lr", path, progress)
+
+
+def build_x_ud(path, progress):
+    _build("6x6-stage-x-ud", path, progress)
+
+
+def build_bar_ud(path, progress):
+    _build("6x6-stage-bar-ud", path, progress)
+
+
+def available():
+    """True where the staging searches run compiled (their pure-Python IDA* is far too slow
+    for a solve)."""
+    return compiled() is not None
+
+
+def colour_pairs():
+    """[(colours staged onto L/R, colours onto U/D)]: a choice for each axis that takes the
+    L/R place, the cube's own faces' colours first."""
+    return [("LR", "UD"), ("UD", "FB"), ("FB", "LR")]
+
+
+class Staging(object):
+    """The four staging searches with their tables open."""
+
+    def __init__(self, directory=None):
+        self.tables = {}
+        for name in TABLES:
+            table = store.open_dense(name, directory)
+            if table.bits != 4:
+                raise TableError("table {} is not a 4-bit table: run `cubebot tables build`".format(name))
+            self.tables[name] = table.nibbles()
+        self.facelets = dict((o, orbit_facelets(o[0], o[1], N))
+                             for o in (OUTER_X, OBLIQUE_A, OBLIQUE_B, INNER_X))
+        f = self.facelets
+        inner = (f[INNER_X], f[OBLIQUE_A], f[OBLIQUE_B])
+        outer = (f[OUTER_X], f[OBLIQUE_A])
+        t = self.tables
+        pairs_of = (INNER_X, OBLIQUE_A, OBLIQUE_B)
+        bars_of = (OUTER_X, OBLIQUE_A)
+        # (name, [searches tried in turn until one finds a path], orbits, colour pair)
+        self.searches = (
+            ("lr-inner", [MaskStage(inner_lr_moves(), inner, N, [(0, t["6x6-stage-x-lr"])], [(1, 2)], d)
+                          for d in PAIR_DIVISORS], pairs_of, 0),
+            ("lr-outer", [MaskStage(five_moves(), outer, N, [(0, t["6x6-stage-x-lr"]),
+                                                             (1, t["6x6-stage-bar-lr"])])],
+             bars_of, 0),
+            ("ud-inner", [MaskStage(inner_ud_moves(), inner, N, [(0, t["6x6-stage-x-ud"])], [(1, 2)],
+                                    d) for d in PAIR_DIVISORS], pairs_of, 1),
+            ("ud-outer", [MaskStage(keep_lr_five_moves(), outer, N, [(0, t["6x6-stage-x-ud"]),
+                                                                     (1, t["6x6-stage-bar-ud"])])],
+             bars_of, 1),
+        )
+        self.nodes = self.tried = 0
+
+    def masks(self, cube, orbits, colours):
+        return tuple(mask_of(cube, self.facelets[o], colours) for o in orbits)
+
+    def stage(self, cube, colours):
+        """[parts, cube]: the four searches' moves for the colour pairs `colours` (L/R's,
+        U/D's) and the cube after them; None if a search found no path within MAX_NODES
+        (each of its variants in turn)."""
+        parts = []
+        for _name, variants, orbits, which in self.searches:
+            start = self.masks(cube, orbits, colours[which])
+            for search in variants:
+                paths, nodes = search.search(start, MAX_COST, 1, MAX_NODES)
+                self.nodes += nodes
+                if paths:
+                    break
+            else:
+                return None
+            parts.append(paths[0])
+            cube = apply(cube, paths[0], N)
+        return parts, cube
+
+    def solve_all(self, cube):
+        """[(parts, cube)]: a staging for each choice of colour pairs (colour_pairs()) whose
+        searches all finish within MAX_NODES, while the nodes spent stay within TOTAL_NODES,
+        up to STAGINGS of them."""
+        found = []
+        self.nodes = self.tried = 0
+        for colours in colour_pairs():
+            if self.nodes >= TOTAL_NODES or len(found) >= STAGINGS:
+                break
+            self.tried += 1
+            staged = self.stage(cube, colours)
+            if staged is not None:
+                found.append(staged)
+        return found
+
+
+def staged(cube, colours):
+    """True if every centre facelet of the 6x6x6 shows a colour of its face's axis, with
+    colours = (L/R's, U/D's) (the facelet check of the four searches)."""
+    axis = dict((f, colours[0]) for f in "LR")
+    axis.update((f, colours[1]) for f in "UD")
+    rest = [c for c in set(cube) if c not in colours[0] + colours[1]]
+    axis.update((f, "".join(rest)) for f in "FB")
+    for o in (OUTER_X, OBLIQUE_A, OBLIQUE_B, INNER_X):
+        for s, x in enumerate(orbit_facelets(o[0], o[1], N)):
+            if cube[x] not in axis[FACES[s // 4]]:
+                return False
+    return True
