@@ -7,12 +7,14 @@ pipeline drives (cubebot.robot.job.pipeline.Robot); it is called at the start of
 run, so a simulated robot gets a fresh scrambled cube per seed.
 """
 
+import logging
 import threading
 
 from cubebot.robot.errors import RobotError, Stopped
 
 IDLE, SCANNING, SOLVING, TURNING, ERROR = "idle", "scanning", "solving", "turning", "error"
 DEFAULT_SIZE = 3
+LOG = logging.getLogger(__name__)
 
 
 class RobotService(object):
@@ -53,7 +55,7 @@ class RobotService(object):
             try:
                 callback(name, payload)
             except Exception:  # noqa: BLE001 - a broken listener must not stop the robot
-                pass
+                LOG.exception("listener %r failed on event %r; the run goes on", callback, name)
 
     # -- queries ----------------------------------------------------------
     def status(self):
