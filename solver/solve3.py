@@ -36,16 +36,14 @@ KILL_MARGIN_S = 0.03          # time kept back for killing and reaping the child
 READ_CHUNK = 4096             # bytes read from the child's pipe at a time
 FAILED_MARK = "!"             # a child's line naming its error (solutions never start with it)
 MAX_ERROR_CHARS = 200         # the longest error text a child sends
-INSTALL_HINT = "the 3x3x3 solver needs the kociemba package: run `pip install kociemba`"
 LOG = logging.getLogger(__name__)
 
 
 def _kociemba():
-    try:
-        import kociemba
-    except ImportError:
-        raise SolverFailed(INSTALL_HINT)
-    return kociemba
+    """kociemba, or its bounded pure-Python fallback (cubebot.solver.kociemba_load);
+    SolverFailed where neither can run."""
+    from cubebot.solver import kociemba_load
+    return kociemba_load.solver()
 
 
 def normalise(state):
