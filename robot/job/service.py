@@ -20,8 +20,10 @@ LOG = logging.getLogger(__name__)
 class RobotService(object):
     """See the module docstring and docs/architecture.md ("The robot service")."""
 
-    def __init__(self, make_robot, default_size=DEFAULT_SIZE, budget=None, jobs=None):
-        """jobs: optional (run_job, scan_job) replacing cubebot.robot.job.pipeline's (for tests)."""
+    def __init__(self, make_robot, default_size=DEFAULT_SIZE, budget=None, jobs=None, record_path=None):
+        """jobs: optional (run_job, scan_job) replacing cubebot.robot.job.pipeline's (for tests).
+        record_path: where the run's state is recorded as it goes (cubebot.robot.job.runrecord);
+        the last result starts as what it says about the last run (an interrupted run too)."""
         self._make_robot = make_robot
         self._jobs = jobs
         self._default_size = default_size
@@ -34,6 +36,11 @@ class RobotService(object):
         self._stop_event = None
         self._last_result = None
         self._last_scan = None
+        self._record = None
+        if record_path is not None:
+            from cubebot.robot.job.runrecord import RunRecord
+            self._record = RunRecord(record_path)
+            self._last_result = self._record.last_result()
 
     # -- subscribers ------------------------------------------------------
     def subscribe(self, callback):
@@ -47,6 +54,8 @@ class RobotService(object):
                 self._subscribers.remove(callback)
 
     def _emit(self, name, payload):
+        if self._record is not None:
+            self._record.update(name, payload)
         with self._lock:
             if name == "state":
                 self._state = payload["state"]
@@ -87,6 +96,8 @@ class RobotService(object):
                 raise RobotError("a run is already under way: stop it or wait for it first")
             self._size = size
             self._stop_event = threading.Event()
+            if self._record is not None:
+                self._record.begin(job, size, seed)
             self._thread = threading.Thread(target=self._run, args=(job, size, seed, self._stop_event),
                                             name="robot-run")
             self._thread.daemon = True
@@ -115,6 +126,8 @@ class RobotService(object):
             self._emit("error", {"message": result["error"]})
             self._emit("state", {"state": ERROR})
         finally:
+            if self._record is not None:
+                self._record.end(result)
             scan = getattr(robot, "last_scan", None)
             with self._lock:
                 self._last_result = result
