@@ -299,7 +299,8 @@ def test_midge_core_table_round_trips_and_every_core_keeps_the_centres(tables_di
     # the table on disk is what the build makes: record i = (effect, moves) of core i
     table = open_records(midgecores.TABLE)
     built = midgecores.build_cores()
-    assert len(table) == len(built) == 2361
+    assert len(table) == len(built) > 0
+    assert len(set(tuple(e) for e, _ in built)) == len(built)      # one core per effect
     index = midgecores.CoreIndex(table)
     sizes = set()
     for i, (effect, core) in enumerate(built):
