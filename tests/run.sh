@@ -38,12 +38,13 @@ run_pytest() {
     return "$rc"
 }
 
-# apt_tools: sshd (for the deploy test against a real OpenSSH server) and shellcheck come
-# from apt. On a fresh machine, as root, install the missing ones quietly.
+# apt_tools: sshd (for the deploy test against a real OpenSSH server), systemd-analyze (the
+# unit file's check, from systemd) and shellcheck come from apt. On a fresh machine, as root, install the missing ones quietly.
 apt_tools() {
     local pkgs=()
     [ -x /usr/sbin/sshd ] || pkgs+=(openssh-server)
     command -v shellcheck >/dev/null 2>&1 || pkgs+=(shellcheck)
+    command -v systemd-analyze >/dev/null 2>&1 || pkgs+=(systemd)
     [ "${#pkgs[@]}" -gt 0 ] || return 0
     if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
         echo "warning: ${pkgs[*]} missing and cannot be installed here (not root, or no apt-get)" >&2
