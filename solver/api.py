@@ -21,7 +21,7 @@ import importlib
 import time
 from collections import namedtuple
 
-from cubebot.solver.errors import InvalidCube, NoSolver, UnsolvableCube
+from cubebot.solver.errors import InvalidCube, NoSolver, SolverFailed
 from cubebot.solver.facelets import centre_labels, check_counts, check_size, is_solved
 from cubebot.solver.moves import METRICS, apply, count, format_moves
 
@@ -101,11 +101,11 @@ def solve(state, size=None, metric="htm", budget=None):
             continue
         seen.add(text)
         if not is_solved(apply(state, moves, size), size):
-            raise UnsolvableCube("the {0}x{0}x{0} engine returned {1!r}, which does not solve "
+            raise SolverFailed("the {0}x{0}x{0} engine returned {1!r}, which does not solve "
                                  "the cube".format(size, text))
         candidates.append(list(moves))
     if not candidates:
-        raise UnsolvableCube("no solution found for the {0}x{0}x{0} cube".format(size))
+        raise SolverFailed("the {0}x{0}x{0} engine found no solution".format(size))
     candidates.sort(key=lambda m: (count(m, metric), format_moves(m)))
     best = candidates[0]
     return Solution(best, count(best, metric), metric, time.monotonic() - started, candidates)

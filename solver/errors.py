@@ -6,6 +6,9 @@ CubeError
       colours belong to no piece, a twisted corner, odd parity, ...).
   UnsolvableCube: the input is well formed, but no solver could solve it
       within its limits (for example a search that ran out of budget).
+  SolverFailed: the solver itself failed on a cube that may well be fine (a
+      search child died, was killed or ran out of memory; a solution that does
+      not solve the cube); the message names what failed. Not an impossible cube.
   NoSolver (also a ValueError): the cube may be fine, but no engine is
       registered for its size (cubebot.solver.api.ENGINES).
   TableError: an on-disk table is missing or corrupt; the message names the
@@ -25,6 +28,10 @@ class InvalidCube(CubeError, ValueError):
 
 class UnsolvableCube(CubeError):
     """The state is valid but could not be solved within the given limits."""
+
+
+class SolverFailed(CubeError):
+    """The solver failed (a dead child, no memory, a wrong answer); the message names what failed."""
 
 
 class NoSolver(CubeError, ValueError):

@@ -18,13 +18,14 @@ checked piece by piece (cubebot.solver.cubies), then:
                within the brick's memory.
 """
 
+import logging
 import os
 import select
 import signal
 import time
 
 from cubebot.solver.cubies import CubieCube, from_facelets, to_facelets
-from cubebot.solver.errors import InvalidCube, UnsolvableCube
+from cubebot.solver.errors import InvalidCube, SolverFailed
 from cubebot.solver.facelets import centre_labels, check_counts, is_solved, relabel, solved
 from cubebot.solver.moves import Move, apply, count, format_moves, invert, parse, rotated_faces
 
@@ -33,15 +34,16 @@ DEFAULT_DEPTH = 21            # kociemba max depth of the default search
 FALLBACK_DEPTH = 24           # kociemba's own default, if 21 finds nothing
 KILL_MARGIN_S = 0.03          # time kept back for killing and reaping the child
 READ_CHUNK = 4096             # bytes read from the child's pipe at a time
-INSTALL_HINT = "the 3x3x3 solver needs the kociemba package: run `pip install kociemba`"
+FAILED_MARK = "!"             # a child's line naming its error (solutions never start with it)
+MAX_ERROR_CHARS = 200         # the longest error text a child sends
+LOG = logging.getLogger(__name__)
 
 
 def _kociemba():
-    try:
-        import kociemba
-    except ImportError:
-        raise UnsolvableCube(INSTALL_HINT)
-    return kociemba
+    """kociemba, or its bounded pure-Python fallback (cubebot.solver.kociemba_load);
+    SolverFailed where neither can run."""
+    from cubebot.solver import kociemba_load
+    return kociemba_load.solver()
 
 
 def normalise(state):
@@ -81,7 +83,9 @@ def first_solution(lettered, kociemba=None, depth=DEFAULT_DEPTH):
     if text is None:
         text = _kociemba_solve(kociemba, lettered, FALLBACK_DEPTH)
     if text is None:
-        raise UnsolvableCube("kociemba found no solution within {} moves".format(FALLBACK_DEPTH))
+        # normalise() has checked every piece: a valid cube kociemba cannot solve is its failure
+        raise SolverFailed("kociemba found no solution within {} moves of a valid cube".format(
+            FALLBACK_DEPTH))
     return text
 
 
@@ -124,7 +128,8 @@ def from_view(text, view):
 
 
 def _child(kociemba, lettered, view, fd):
-    """In a forked child: stream ever shorter solutions, one line each."""
+    """In a forked child: stream ever shorter solutions, one line each; an error ends the
+    stream with one line FAILED_MARK + its name and message, and exit status 1."""
     status = 0
     try:
         seen = view_state(lettered, view)
@@ -135,10 +140,39 @@ def _child(kociemba, lettered, view, fd):
                 break
             os.write(fd, (from_view(text, view) + "\n").encode("ascii"))
             best = len(text.split())
-    except BaseException:
+    except BaseException as exc:  # noqa: BLE001 - named to the parent, which reports it
         status = 1
+        try:
+            os.write(fd, (FAILED_MARK + _one_line(exc) + "\n").encode("ascii", "replace"))
+        except BaseException:  # noqa: BLE001 - the exit status still tells the parent
+            pass
     finally:
         os._exit(status)
+
+
+def _one_line(exc):
+    text = " ".join(str(exc).split())[:MAX_ERROR_CHARS]
+    return "{}: {}".format(type(exc).__name__, text) if text else type(exc).__name__
+
+
+def _view_name(view):
+    rotation, inverse = view
+    return "{}{}".format(rotation or "as given", ", inverse" if inverse else "")
+
+
+def exit_cause(status):
+    """A waitpid status as words: None for a clean exit."""
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = "an unknown signal"
+        hint = " (out of memory, or killed)" if sig == signal.SIGKILL else ""
+        return "killed by signal {} ({}){}".format(sig, name, hint)
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status):
+        return "exit status {}".format(os.WEXITSTATUS(status))
+    return None
 
 
 def _spawn(kociemba, lettered, view):
@@ -158,14 +192,19 @@ def search_budget(lettered, deadline, kociemba=None, views=VIEWS):
     one-core brick the first answer comes at full speed), then the other
     views join. Children are killed at the deadline. Only if none of them
     has found anything by then does this wait on for the first solution.
+    A child that ends on its own with an error, a signal (the out-of-memory
+    killer) or a bad exit status is a failure: the solutions found so far
+    are kept (a warning names the failure); with none, SolverFailed names it.
     """
     kociemba = kociemba or _kociemba()
     load_tables(kociemba)
     children, data, open_fds = {}, {}, set()      # fd -> pid, fd -> bytes read, fds not at EOF
+    fd_views, ended = {}, set()                   # fd -> view, fds whose child ended on its own
     waiting = list(views)
+    failures = []
     try:
         while open_fds or waiting:
-            found_any = any(b"\n" in d for d in data.values())
+            found_any = any(_lines(d) for d in data.values())
             if found_any and deadline - KILL_MARGIN_S - time.monotonic() <= 0:
                 break
             if waiting and (found_any or not open_fds):
@@ -173,7 +212,7 @@ def search_budget(lettered, deadline, kociemba=None, views=VIEWS):
                 waiting = [] if found_any else waiting[1:]
                 for view in starting:
                     pid, fd = _spawn(kociemba, lettered, view)
-                    children[fd], data[fd] = pid, b""
+                    children[fd], data[fd], fd_views[fd] = pid, b"", view
                     open_fds.add(fd)
                 continue
             left = deadline - KILL_MARGIN_S - time.monotonic()
@@ -184,20 +223,41 @@ def search_budget(lettered, deadline, kociemba=None, views=VIEWS):
                     data[fd] += chunk
                 else:
                     open_fds.discard(fd)
+                    ended.add(fd)
     finally:
         for fd, pid in sorted(children.items()):
             os.close(fd)
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        for pid in sorted(children.values()):
-            os.waitpid(pid, 0)
+            if fd not in ended:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        for fd, pid in sorted(children.items()):
+            _, status = os.waitpid(pid, 0)
+            cause = exit_cause(status) if fd in ended else None
+            if cause:
+                failures.append((fd, cause))
     texts = []
     for fd in sorted(data):
         # only complete lines: a line cut by the kill is dropped
-        texts += [line for line in data[fd].decode("ascii").split("\n")[:-1] if line.strip()]
+        lines = data[fd].decode("ascii", "replace").split("\n")[:-1]
+        texts += [line for line in lines if line.strip() and not line.startswith(FAILED_MARK)]
+    named = {fd: line[len(FAILED_MARK):] for fd in data
+             for line in data[fd].decode("ascii", "replace").split("\n") if line.startswith(FAILED_MARK)}
+    if failures:
+        message = "; ".join("the 3x3x3 search child ({}) {}{}".format(
+            _view_name(fd_views[fd]), cause, ": " + named[fd] if fd in named else "")
+            for fd, cause in sorted(failures))
+        if not texts:
+            raise SolverFailed(message)
+        LOG.warning("%s (kept the %d solutions found before)", message, len(texts))
     return texts
+
+
+def _lines(data):
+    """Whether `data` holds a complete solution line."""
+    return any(line and not line.startswith(FAILED_MARK.encode("ascii"))
+               for line in data.split(b"\n")[:-1])
 
 
 def search_views(lettered, deadline=None, kociemba=None, views=VIEWS, depth=DEFAULT_DEPTH):

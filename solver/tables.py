@@ -165,8 +165,14 @@ def keep_backup(path):
     """Copy an existing file to path + ".bak" (atomically) before it is replaced."""
     if os.path.exists(path):
         tmp = path + ".bak.tmp"
-        shutil.copyfile(path, tmp)
-        os.replace(tmp, path + ".bak")
+        try:
+            shutil.copyfile(path, tmp)
+            os.replace(tmp, path + ".bak")
+        except BaseException as exc:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            _name_the_file(exc, path + ".bak")
+            raise
 
 
 def write_text_atomic(path, text, backup=False):
@@ -195,10 +201,17 @@ def write_atomic(path, chunks):
             os.fsync(fh.fileno())
         os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        _name_the_file(exc, path)
         raise
+
+
+def _name_the_file(exc, path):
+    """Give an OSError raised while writing `path` (a full disk: write() names no file) that path."""
+    if isinstance(exc, EnvironmentError) and exc.errno is not None and exc.filename is None:
+        raise OSError(exc.errno, exc.strerror, path)
 
 
 def pack_dense(dist, bits, encoding):

@@ -41,15 +41,17 @@ run_pytest() {
     return "$rc"
 }
 
-# apt_tools: sshd (for the deploy test against a real OpenSSH server), shellcheck and
-# chromium (the classroom page's test drives Debian's chromium through Playwright for Python,
-# installed by the test extra; Playwright's own browser download is never used) come
-# from apt. On a fresh machine, as root, install the missing ones quietly.
+# apt_tools: sshd (for the deploy test against a real OpenSSH server), systemd-analyze (the
+# unit file's check, from systemd), shellcheck and chromium (the classroom page's test drives
+# Debian's chromium through Playwright for Python, installed by the test extra; Playwright's own
+# browser download is never used) come from apt. On a fresh machine, as root, install the
+# missing ones quietly.
 apt_tools() {
     local pkgs=()
     [ -x /usr/sbin/sshd ] || pkgs+=(openssh-server)
     command -v shellcheck >/dev/null 2>&1 || pkgs+=(shellcheck)
     [ -x /usr/bin/chromium ] || pkgs+=(chromium)
+    command -v systemd-analyze >/dev/null 2>&1 || pkgs+=(systemd)
     [ "${#pkgs[@]}" -gt 0 ] || return 0
     if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
         echo "warning: ${pkgs[*]} missing and cannot be installed here (not root, or no apt-get)" >&2

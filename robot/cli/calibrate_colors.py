@@ -40,6 +40,9 @@ def run(args):
     try:
         save_profile(profile, path)
     except (IOError, OSError) as exc:
+        from cubebot.robot.cli.main import DISK_FAULTS
+        if exc.errno in DISK_FAULTS:
+            raise                           # the disk failed during the work: a fault (exit 1)
         raise UsageError("cannot write profile {}: {}".format(path, exc.strerror or exc))
     sys.stdout.write(path + "\n")
     return 0

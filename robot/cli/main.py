@@ -8,7 +8,9 @@ stderr and return 2; no traceback is shown for them. Exit codes (README):
 """
 
 import argparse
+import errno
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -22,6 +24,9 @@ EXIT_FAULT = 1                # the job failed (a fault, an unsolved cube, faile
 EXIT_USAGE = 2                # bad input: an option, a file, a state, a setting
 EXIT_UNREADABLE_SCAN = 3      # a scan that does not resolve to a cube
 EXIT_INTERRUPTED = 130        # Ctrl-C
+# errno values of a write that fails during the work: a fault of the disk, not bad input
+DISK_FAULTS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+STDOUT_NAME = "output (stdout)"   # the file name of an OSError raised writing the output
 
 
 class UsageError(ValueError):
@@ -81,6 +86,16 @@ def main(argv=None):
     except KeyboardInterrupt:
         sys.stderr.write("cubebot: interrupted\n")
         return EXIT_INTERRUPTED
+    except MemoryError:
+        sys.stderr.write("cubebot: out of memory\n")
+        return EXIT_FAULT
+    except EnvironmentError as exc:
+        if exc.errno not in DISK_FAULTS:
+            raise
+        if str(exc.filename).endswith("(stdout)"):
+            _drop_stdout()
+        sys.stderr.write("cubebot: cannot write {}: {}\n".format(exc.filename or "a file", exc.strerror))
+        return EXIT_FAULT
     except ImportError as exc:
         missing = (getattr(exc, "name", None) or "").split(".")[0]
         if missing not in OPTIONAL:
@@ -88,6 +103,29 @@ def main(argv=None):
         sys.stderr.write("cubebot: error: this command needs {} ({}): pip install 'cubebot[ev3]'\n".format(
             OPTIONAL[missing], missing))
         return EXIT_USAGE
+
+
+def _drop_stdout():
+    """After a failed write to stdout, point it at the null device: the output kept in its
+    buffer cannot be written, and flushing it again at exit would print a second error."""
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, ValueError, EnvironmentError):
+        return                              # not a file (a test's capture): nothing to drop
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fileno)
+    finally:
+        os.close(devnull)
+
+
+def write_output(text):
+    """Write and flush `text` on stdout; a failed write is an EnvironmentError named STDOUT_NAME."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except EnvironmentError as exc:
+        raise OSError(exc.errno, exc.strerror, "the " + STDOUT_NAME)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,10 @@ def register(subparsers):
     parser.add_argument("--log-file", default=os.path.join(DEFAULT_HOME, "cubebot.log"),
                         type=arg_writable_file("log file"),
                         help="rotating log file (default: %(default)s); stderr gets the log too")
+    parser.add_argument("--record", default=os.path.join(DEFAULT_HOME, "last-run.json"),
+                        type=arg_writable_file("run record"),
+                        help="where each run's state is recorded as it goes, so that after a power or "
+                             "link loss the app says how far the last run got (default: %(default)s)")
     parser.add_argument("--screenshots", metavar="DIR", default=None, type=arg_writable_dir("screenshot folder"),
                         help="simulated backends: save each screen as a PNG in DIR")
     parser.add_argument("--keys", action="store_true",
@@ -68,7 +72,8 @@ def run(args):
         if args.keys:
             from cubebot.robot.ui.keys import StdinButtons
             hw.buttons = StdinButtons()
-        service = RobotService(robot_factory(opened, config, args.seed, profile))
+        service = RobotService(robot_factory(opened, config, args.seed, profile),
+                               record_path=os.path.expanduser(args.record))
         servers = []
         _exit_on_sigterm()
         try:

@@ -93,7 +93,7 @@ def _bounded_lines(stream):
 def run_batch(args):
     from cubebot.solver.api import solve
     from cubebot.solver.errors import CubeError, InvalidCube, NoSolver, TableError
-    from cubebot.robot.cli.main import EXIT_FAULT, EXIT_USAGE, UsageError
+    from cubebot.robot.cli.main import EXIT_FAULT, EXIT_USAGE, STDOUT_NAME, UsageError, write_output
     try:
         source = stdin_bytes() if args.batch == "-" else open(args.batch, "rb")
     except (IOError, OSError) as exc:
@@ -113,9 +113,13 @@ def run_batch(args):
                 failed += 1
                 obj = {"error": str(exc)}
             obj["state"] = state
-            sys.stdout.write(_dump(obj) + "\n")
-            sys.stdout.flush()
+            try:
+                write_output(_dump(obj) + "\n")
+            except EnvironmentError as exc:
+                raise OSError(exc.errno, exc.strerror, "the batch " + STDOUT_NAME)
     except (IOError, OSError) as exc:
+        if str(exc.filename).endswith(STDOUT_NAME):
+            raise                           # the output failed, not the batch file
         raise UsageError("cannot read batch file {}: {}".format(args.batch, exc.strerror or exc))
     finally:
         if args.batch != "-":

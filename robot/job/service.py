@@ -7,20 +7,25 @@ pipeline drives (cubebot.robot.job.pipeline.Robot); it is called at the start of
 run, so a simulated robot gets a fresh scrambled cube per seed.
 """
 
+import logging
 import threading
 
 from cubebot.robot.errors import RobotError, Stopped
 
 IDLE, SCANNING, SOLVING, TURNING, ERROR = "idle", "scanning", "solving", "turning", "error"
 DEFAULT_SIZE = 3
+LOG = logging.getLogger(__name__)
 
 
 class RobotService(object):
     """See the module docstring and docs/architecture.md ("The robot service")."""
 
-    def __init__(self, make_robot, default_size=DEFAULT_SIZE, budget=None, jobs=None, battery=None):
+    def __init__(self, make_robot, default_size=DEFAULT_SIZE, budget=None, jobs=None, battery=None,
+                 record_path=None):
         """jobs: optional (run_job, scan_job) replacing cubebot.robot.job.pipeline's (for tests);
-        battery: optional () -> volts (the backend's Battery.read_voltage_v), shown in status()."""
+        battery: optional () -> volts (the backend's Battery.read_voltage_v), shown in status();
+        record_path: where the run's state is recorded as it goes (cubebot.robot.job.runrecord);
+        the last result starts as what it says about the last run (an interrupted run too)."""
         self._battery = battery
         self._make_robot = make_robot
         self._jobs = jobs
@@ -34,6 +39,11 @@ class RobotService(object):
         self._stop_event = None
         self._last_result = None
         self._last_scan = None
+        self._record = None
+        if record_path is not None:
+            from cubebot.robot.job.runrecord import RunRecord
+            self._record = RunRecord(record_path)
+            self._last_result = self._record.last_result()
 
     # -- subscribers ------------------------------------------------------
     def subscribe(self, callback):
@@ -47,6 +57,8 @@ class RobotService(object):
                 self._subscribers.remove(callback)
 
     def _emit(self, name, payload):
+        if self._record is not None:
+            self._record.update(name, payload)
         with self._lock:
             if name == "state":
                 self._state = payload["state"]
@@ -55,7 +67,7 @@ class RobotService(object):
             try:
                 callback(name, payload)
             except Exception:  # noqa: BLE001 - a broken listener must not stop the robot
-                pass
+                LOG.exception("listener %r failed on event %r; the run goes on", callback, name)
 
     # -- queries ----------------------------------------------------------
     def status(self):
@@ -97,6 +109,8 @@ class RobotService(object):
                 raise RobotError("a run is already under way: stop it or wait for it first")
             self._size = size
             self._stop_event = threading.Event()
+            if self._record is not None:
+                self._record.begin(job, size, seed)
             self._thread = threading.Thread(target=self._run, args=(job, size, seed, self._stop_event),
                                             name="robot-run")
             self._thread.daemon = True
@@ -125,6 +139,8 @@ class RobotService(object):
             self._emit("error", {"message": result["error"]})
             self._emit("state", {"state": ERROR})
         finally:
+            if self._record is not None:
+                self._record.end(result)
             scan = getattr(robot, "last_scan", None)
             with self._lock:
                 self._last_result = result

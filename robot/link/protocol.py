@@ -10,7 +10,7 @@ shell, no files). See docs/serial-protocol.md.
 
 import logging
 
-from cubebot.solver.errors import InvalidCube, NoSolver, UnsolvableCube
+from cubebot.solver.errors import InvalidCube, NoSolver, SolverFailed, UnsolvableCube
 from cubebot.solver.facelets import MAX_SIZE, MIN_SIZE
 from cubebot.robot.errors import ConfigError, FrameError, RobotError
 from cubebot.robot.inputs import MAX_SEED
@@ -26,6 +26,7 @@ BAD_REQUEST = "bad_request"           # missing or wrong fields, bad id
 UNKNOWN_COMMAND = "unknown_command"
 INVALID_CUBE = "invalid_cube"         # solve: the state is not a valid cube
 UNSOLVABLE = "unsolvable"             # solve: valid colours, impossible cube
+SOLVER_FAILED = "solver_failed"       # solve: the solver failed (a dead child, no memory)
 BUSY = "busy"                         # a run is already under way
 FAILED = "failed"                     # the robot refused or failed
 INTERNAL = "internal"                 # a bug on the robot side; the link goes on
@@ -207,6 +208,8 @@ class Dispatcher(object):
             return reply_error(request_id, exc, exc.code)
         except InvalidCube as exc:
             return reply_error(request_id, exc, INVALID_CUBE)
+        except SolverFailed as exc:
+            return reply_error(request_id, exc, SOLVER_FAILED)
         except UnsolvableCube as exc:
             return reply_error(request_id, exc, UNSOLVABLE)
         except NoSolver as exc:             # a well-formed cube of a size without a solver

@@ -9,6 +9,8 @@ Checks (each one line: ok / WARN / FAIL, a name, what was seen):
   colour       live readings from the colour sensor
   proximity    the distance the IR / ultrasonic sensor sees
   tables       the solver's tables against their manifest (`tables verify`)
+  kociemba     which kociemba solves the 3x3x3: its compiled part (ok), its slow
+               pure-Python fallback (WARN; FAIL where it has no room) or none (FAIL)
   solver       solves of random cubes, each applied back and checked solved
   core         which path the solver's searches take: the compiled core or pure Python
   memory       MemAvailable from /proc/meminfo against MIN_FREE_MB
@@ -125,6 +127,22 @@ def check_tables(verify=None):
     return [Check(OK, "tables", "match the manifest")]
 
 
+def check_kociemba():
+    from cubebot.solver import kociemba_load
+    from cubebot.solver.errors import SolverFailed
+    kind, detail = kociemba_load.probe()
+    if kind == kociemba_load.COMPILED:
+        return [Check(OK, "kociemba", "compiled (its C extension loaded)")]
+    if kind == kociemba_load.MISSING:
+        return [Check(FAIL, "kociemba", detail)]
+    try:
+        kociemba_load.solver()
+    except SolverFailed as exc:
+        return [Check(FAIL, "kociemba", "pure-Python fallback: {}".format(exc))]
+    return [Check(WARN, "kociemba", "pure-Python fallback, slow (the C extension did not load: {})".format(
+        detail))]
+
+
 def check_solver(cubes, seed, solve=None):
     from cubebot.solver.facelets import is_solved, solved
     from cubebot.solver.moves import apply, face_turns
@@ -182,6 +200,7 @@ def run_checks(hw, config, quick=False, seed=0, solve=None, verify=None):
         checks.extend(_guard("colour", lambda: check_colour(hw)))
     checks.extend(_guard("proximity", lambda: check_proximity(hw, config.cube_present_cm)))
     checks.extend(_guard("tables", lambda: check_tables(verify)))
+    checks.extend(_guard("kociemba", check_kociemba))
     cubes = SELFTEST_CUBES_QUICK if quick else SELFTEST_CUBES
     checks.extend(_guard("solver", lambda: check_solver(cubes, seed, solve)))
     checks.extend(_guard("core", check_core))

@@ -33,6 +33,7 @@ ADDRESSES_EVERY_S = 5.0       # while ready: how often the TCP link's addresses 
 LOG_BYTES = 256 * 1024        # rotating log: size of one file ...
 LOG_BACKUPS = 3               # ... and how many old ones are kept
 READY, WORKING = "ready", "working"
+LAST_LINE_CHARS = 60          # the ready screen's line about the last run
 
 log = logging.getLogger("cubebot.app")
 
@@ -139,6 +140,18 @@ class View(object):
             self.facelets = payload["state"]
 
 
+def last_run_line(result):
+    """One line about a recorded last run (None: no record); "solved" only for a run that ended solved."""
+    if not result:
+        return None
+    if result.get("interrupted"):
+        return "last run did not end ({}): {} of {} moves turned".format(
+            result.get("stage"), result.get("moves_done"), result.get("moves_total") or "?")
+    if result.get("solved"):
+        return "solved, {} moves".format(len(result.get("moves", [])))
+    return "last run: " + str(result.get("error") or "not solved")[:LAST_LINE_CHARS]
+
+
 class App(object):
     """The button app around a RobotService; see the module docstring.
 
@@ -169,6 +182,7 @@ class App(object):
         self._stopping = False
         self._shown = None
         self.finished_runs = 0
+        self.view.last = last_run_line(service.status().get("last_result"))
         service.subscribe(self._on_event)
         self._set_leds("GREEN")
         self._redraw()

@@ -162,3 +162,56 @@ def test_random_layer_turns_make_valid_unsolved_states(n):
     # and the inverse, read back through the model, solves it
     inverse = [t[:-1] if t.endswith("'") else (t if t.endswith("2") else t + "'") for t in reversed(tokens)]
     assert C.solves(state, inverse)
+
+
+# -- published data (tests/data/published-cubes.json names the source of each) -------------
+
+def _published():
+    import json
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
+                        "published-cubes.json")
+    with open(path) as fh:
+        return json.load(fh)
+
+
+PUBLISHED = _published()
+KOCIEMBA_CUBES = 40           # random states solved by the kociemba package
+KOCIEMBA_SCRAMBLE = 30
+
+
+@pytest.mark.parametrize("entry", PUBLISHED["solved_3x3x3"], ids=lambda e: e["name"])
+def test_published_3x3x3_solutions_solve_their_states(entry):
+    assert C.solves(entry["state"], entry["solution"])
+    tokens = entry["solution"].split()
+    assert not C.solves(entry["state"], " ".join(tokens[:-1]))          # the last move matters
+    # and the state is the solution's inverse applied to a solved cube, facelet for facelet
+    inverse = " ".join(t[0] + {"": "'", "'": "", "2": "2"}[t[1:]] for t in reversed(tokens))
+    assert C.apply(solved(3), inverse) == entry["state"]
+
+
+def test_the_superflip_string_is_the_superflip():
+    entry = [e for e in PUBLISHED["solved_3x3x3"] if e["name"] == "superflip"][0]
+    assert C.apply(solved(3), entry["solution"]) == entry["state"]       # the superflip is its own inverse
+    s = solved(3)
+    for a, b in EDGES:                                                   # every edge flipped in place
+        assert (entry["state"][idx(a)], entry["state"][idx(b)]) == (s[idx(b)], s[idx(a)])
+
+
+def test_states_solved_by_the_kociemba_package():
+    import kociemba
+    rng = random.Random(2024)
+    for _ in range(KOCIEMBA_CUBES):
+        scramble = [rng.choice("URFDLB") + rng.choice(["", "'", "2"]) for _ in range(KOCIEMBA_SCRAMBLE)]
+        state = C.apply(solved(3), " ".join(scramble))      # face turns: the centres stay home
+        solution = kociemba.solve(state)
+        assert C.solves(state, solution), (state, solution)
+
+
+@pytest.mark.parametrize("entry", PUBLISHED["states"], ids=lambda e: e["name"])
+def test_published_big_states_are_cubes_the_model_can_hold(entry):
+    n = entry["size"]
+    state = entry["state"]
+    assert len(state) == 6 * n * n and all(state.count(f) == n * n for f in "URFDLB")
+    cube = C.Cube.from_facelets(state)
+    assert cube.facelets() == state and not cube.is_solved()

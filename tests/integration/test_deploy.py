@@ -52,12 +52,6 @@ def write_tables(tables_dir, seed=SEED):
     return entries
 
 
-def has_diag():
-    """Whether this checkout's cubebot has the `diag` command yet."""
-    return subprocess.run([sys.executable, "-m", "cubebot", "diag", "--help"], cwd=ROOT,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
-
-
 @pytest.fixture
 def source(tmp_path):
     """A copy of the checkout's deployable files with its own small tables."""
@@ -121,12 +115,9 @@ def assert_arrived(source, home):
 def test_deploy_over_ssh_delivers_code_and_tables(sshd, source, tmp_path):
     home = tmp_path / "brick-home"
     rc, out = deploy_to(sshd, source, home)
-    if has_diag():    # this machine is no brick: diag may well find faults, and must say so
-        assert rc == 0 or (rc == DIAG_FAULTS and "cubebot diag reported faults" in out), out
-        assert "SKIPPED: this version of cubebot has no 'diag'" not in out
-    else:
-        assert rc == 0, out + sshd.read_log()
-        assert "SKIPPED: this version of cubebot has no 'diag' command yet" in out
+    # this machine is no brick: diag may well find faults, and must say so
+    assert rc == 0 or (rc == DIAG_FAULTS and "cubebot diag reported faults" in out), out
+    assert "SKIPPED: this version of cubebot has no 'diag'" not in out
     assert_arrived(source, home)
     assert "ok alpha.bin 150000 bytes" in out          # checked on arrival, on the brick side
     assert "python packages present: kociemba (compiled), pyserial" in out

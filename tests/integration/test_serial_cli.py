@@ -5,7 +5,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -53,11 +52,9 @@ def test_remote_run_json_ends_solved_and_sigterm_stops_serve(served):
     assert finished["event"] == "finished" and finished["data"]["solved"] is True
     assert is_solved(apply(finished["data"]["state"], " ".join(finished["data"]["moves"])))
     assert sum(1 for m in messages if m.get("event") == "scan_progress") == 54
-    start = time.time()
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(PROC_TIMEOUT_S) == 0
+    assert proc.wait(PROC_TIMEOUT_S) == 0                # TimeoutExpired fails the test
     assert "stopped" in proc.stderr.read()
-    assert time.time() - start < PROC_TIMEOUT_S
 
 
 def test_watch_plain_starts_a_run_with_a_key(served):

@@ -129,16 +129,20 @@ def _set_colour(scan, index, colour, rng):
     scan[index] = [tuple(int(v * rng.uniform(0.95, 1.05)) for v in ref)]
 
 
-def _corrected(scan, n, state, bad, named=True):
-    """True when the scan with wrong readings at `bad` resolves to `state` (naming
-    them doubtful if `named`); False when it is reported with one of them among the doubtful."""
+def _corrected(scan, n, state, bad, named=None):
+    """True when the scan with wrong readings at `bad` resolves to `state`, naming them all
+    doubtful (or, given `named`, at least one of the facelets `named`); False when it is
+    reported with one of them among the doubtful."""
     try:
         result = resolve(scan, n)
     except ScanUnresolved as exc:
         assert set(exc.doubtful) & set(bad)
         return False
     assert same_cube(result.state, state)
-    assert set(bad) <= set(result.doubtful) or not named
+    if named is None:
+        assert set(bad) <= set(result.doubtful)
+    else:
+        assert set(named) & set(result.doubtful), (named, result.doubtful)
     return True
 
 
@@ -185,7 +189,7 @@ def test_a_wild_centre_is_corrected_or_reported():
         face, other = rng.sample(range(6), 2)
         scan[9 * face + 4] = list(scan[9 * other + 4])
         # Corrected: the cube is right; the doubtful one may be its twin (both read alike).
-        corrected += _corrected(scan, 3, state, [9 * face + 4], named=False)
+        corrected += _corrected(scan, 3, state, [9 * face + 4], named=[9 * face + 4, 9 * other + 4])
     assert corrected >= 10
 
 

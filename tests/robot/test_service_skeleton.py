@@ -81,3 +81,24 @@ def test_status_carries_the_battery_when_the_robot_has_one():
     def broken():
         raise OSError("no such file: voltage_now")
     assert RobotService(FakeRobot, battery=broken).status()["battery_v"] is None
+
+
+def test_a_broken_listener_is_logged_and_the_run_goes_on(caplog):
+    import logging
+    from cubebot.robot.job import service as service_module
+    gate = threading.Event()
+    gate.set()
+    service = RobotService(FakeRobot, jobs=make_jobs(gate))
+    seen = []
+
+    def broken(name, payload):
+        raise KeyError("listener bug on " + name)
+    service.subscribe(broken)
+    service.subscribe(lambda name, payload: seen.append(name))
+    with caplog.at_level(logging.ERROR, logger=service_module.__name__):
+        service.start_run(size=3, seed=1)
+        result = service.wait(30)
+    assert result["solved"] is True and "finished" in seen       # the run and the others went on
+    logged = [r for r in caplog.records if r.name == service_module.__name__]
+    assert logged and all(r.exc_info and r.exc_info[0] is KeyError for r in logged), logged
+    assert any("listener bug on finished" in r.getMessage() + str(r.exc_info[1]) for r in logged)

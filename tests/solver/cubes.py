@@ -36,9 +36,14 @@ def disguise(state, rng, symbols="WYROGB"):
 
 
 def check_solves(state, solution):
-    """Assert that the move list solves `state` (any orientation)."""
+    """Assert that the move list solves `state` (any orientation), by the solver's own model
+    and by the independent one (bench/cube3d.py, tied to published data in
+    tests/bench/test_cube3d.py)."""
+    from bench import cube3d
     after = moves.apply(state, solution)
-    assert facelets.is_solved(after), (state, moves.format_moves(solution))
+    text = moves.format_moves(solution)
+    assert facelets.is_solved(after), (state, text)
+    assert cube3d.solves(state, text), ("the independent model disagrees", state, text)
 
 
 def seeded(seed):

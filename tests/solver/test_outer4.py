@@ -50,7 +50,7 @@ def _part_reduced_without_parity(state):
     if outer4.x_colours(state) is None or not outer4.paired(state):
         return False
     part = outer4.view(state)
-    finish = solve3.solve(finish4.to_3x3(part), budget=0.2, fork=False)[0]
+    finish = solve3.solve(finish4.to_3x3(part), fork=False, views=solve3.VIEWS[:1])[0]   # no budget
     return facelets.is_solved(moves.apply(part, finish, N4))
 
 

@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from cubebot.solver import api, facelets, moves
 from cubebot.solver.errors import CubeError
+from .cubes import check_solves
 
 SYMBOLS = "URFDLB"
 # everything a user may paste: the six letters, other letters, digits, spaces, unicode
@@ -28,6 +29,7 @@ def _solve_or_error(state, size=None):
     n = facelets.size_from_length(len(state))
     for candidate in solution.candidates:
         assert facelets.is_solved(moves.apply(state, candidate, n), n)
+        check_solves(state, candidate)                  # and by the independent model
     return solution
 
 

@@ -35,7 +35,9 @@ def test_solved_in_any_orientation_needs_no_moves():
     assert api.solve(state).moves == []
 
 
-def test_budget_returns_several_candidates_shortest_first():
+def test_budget_candidates_come_shortest_first_and_all_solve():
+    # how many the children find depends on the machine's speed: only properties are checked
+    # (several candidates, deterministically: test_in_process_views_give_several_candidates)
     state = scramble.random_state(N, seeded(12))
     sol = api.solve(state, budget=0.3)
     assert sol.candidates and sol.moves == sol.candidates[0]
@@ -49,7 +51,7 @@ def _no_fork(*args):
     raise AssertionError("forked a child")
 
 
-def test_in_process_budget_searches_views_without_forking(monkeypatch):
+def test_in_process_views_give_several_candidates_without_forking(monkeypatch):
     import os
     import time
     monkeypatch.setattr(os, "fork", _no_fork)
@@ -58,8 +60,8 @@ def test_in_process_budget_searches_views_without_forking(monkeypatch):
     # a deadline already passed: the first view's solution only
     assert len(solve3.search_views(lettered, time.monotonic() - 1)) == 1
     assert len(solve3.search_views(lettered)) == len(solve3.VIEWS)   # no deadline: every view
-    found = solve3.solve(state, budget=30.0, fork=False)
-    assert len(found) >= 2                     # several views within the budget
+    found = solve3.solve(state, fork=False)    # no budget: every view, the same on any machine
+    assert len(found) >= 2                     # several distinct candidates
     lengths = [len(m) for m in found]
     assert lengths == sorted(lengths)
     for m in found:

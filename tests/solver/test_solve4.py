@@ -331,7 +331,16 @@ def test_near_masks_are_the_eo_table_layers_and_distance_matches_the_full_scan(t
         assert len(layers) == phase2.NEAR_DEPTH + 1 and layers[0] == [eo.goal_mask]
         for d, layer in enumerate(layers):
             assert table.values(eo.coord.ranks(layer)) == [d] * len(layer)
-        assert sum(len(layer) for layer in layers) == 619       # distances 0..4 of 4x4-eo
+        # complete: every mask one move from layer d that the table puts at d + 1 is in layer
+        # d + 1 (so, from the goal up, each layer holds every mask at its distance)
+        for d, layer in enumerate(layers[:-1]):
+            above = set(layers[d + 1])
+            for mask in layer:
+                for i in range(len(eo.moves)):
+                    after = eo.mover.apply(mask, i)
+                    dist = table[eo.coord.rank(after)]
+                    assert abs(dist - d) <= 1
+                    assert dist != d + 1 or after in above
         rng = seeded(71)
         for _ in range(40):
             pos = list(range(24))
@@ -718,3 +727,16 @@ def test_the_centres_ud_move_table_turns_ranks_as_the_stage_turns_states(tables_
         words.close()
         dist.close()
         lr_table.close()
+
+
+def test_a_published_4x4x4_state_is_solved(tables_dir):
+    # tests/data/published-cubes.json names its source; check_solves runs the independent model
+    import json
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
+                        "published-cubes.json")
+    with open(path) as fh:
+        entries = [e for e in json.load(fh)["states"] if e["size"] == N]
+    assert entries
+    for entry in entries:
+        check_solves(entry["state"], api.solve(entry["state"]).moves)
