@@ -32,9 +32,13 @@ import sys
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, TOP)
+
+from bench.memory import tree  # noqa: E402  (the process tree, one copy for every bench)
+
 ROOT = "/tmp/cubebot-armel"             # the chroot, unless --root
 SUITE = "bookworm"
-MIRROR = "http://deb.debian.org/debian"
+SOURCES = ("/etc/apt/sources.list", "/etc/apt/sources.list.d")   # where the host's mirror is read
 CPU = "arm926"                          # the EV3's core (ARM926EJ-S)
 GUEST_BASE = 0x100000000                # where qemu maps the guest's address space
 GUEST_SPAN = 1 << 32                    # a 32-bit guest: 4 GiB
@@ -108,6 +112,32 @@ def fail(message, code=1):
     return code
 
 
+def host_mirror(paths=SOURCES):
+    """The first Debian mirror URL of the host's apt sources (one-line or deb822 format), or None."""
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            files.extend(os.path.join(path, f) for f in sorted(os.listdir(path)))
+        elif os.path.isfile(path):
+            files.append(path)
+    for name in files:
+        try:
+            with open(name) as fh:
+                for line in fh:
+                    words = line.split("#", 1)[0].split()
+                    if words[:1] == ["deb"]:
+                        urls = [w for w in words[1:] if "://" in w]
+                    elif words[:1] == ["URIs:"]:
+                        urls = words[1:]
+                    else:
+                        continue
+                    if urls:
+                        return urls[0]
+        except (OSError, UnicodeDecodeError):
+            continue
+    return None
+
+
 def setup(run, suite, mirror):
     """Build the chroot and install the project in it; 0, or 1 naming the failed step."""
     steps = [
@@ -169,24 +199,6 @@ def guest_kb(smaps, base=GUEST_BASE, span=GUEST_SPAN):
     return rss, pss
 
 
-def _tree(root_pid):
-    kids = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open("/proc/%s/stat" % d) as fh:
-                    text = fh.read()
-                kids.setdefault(int(text[text.rindex(")") + 2:].split()[1]), []).append(int(d))
-            except (OSError, ValueError, IndexError):
-                pass
-    out, todo = [], [root_pid]
-    while todo:
-        pid = todo.pop()
-        out.append(pid)
-        todo.extend(kids.get(pid, ()))
-    return out
-
-
 def measure(run, argv):
     """Run argv inside under time -v, sampling the guests' memory; print one line of figures."""
     full = run.inside_argv(["/usr/bin/time", "-v"] + list(argv))
@@ -198,7 +210,7 @@ def measure(run, argv):
     peak_one = peak_all = 0
     while child.poll() is None:
         now = 0
-        for pid in _tree(child.pid):
+        for pid in tree(child.pid):
             try:
                 if "qemu" not in os.readlink("/proc/%d/exe" % pid):
                     continue
@@ -228,7 +240,7 @@ def parser():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--root", default=ROOT, help="the chroot directory (default %(default)s)")
     p.add_argument("--suite", default=SUITE, help="Debian suite (default %(default)s)")
-    p.add_argument("--mirror", default=MIRROR, help="Debian mirror (default %(default)s)")
+    p.add_argument("--mirror", default=None, help="Debian mirror (default: the host's, from its apt sources)")
     p.add_argument("--project", default=TOP, help="the checkout bound at /project")
     p.add_argument("--tables", default=os.environ.get("CUBEBOT_TABLES", ""),
                    help="built tables bound read-only at /tables (default $CUBEBOT_TABLES; "
@@ -255,7 +267,10 @@ def main(argv=None):
     run = Runner(os.path.abspath(args.root), os.path.abspath(args.project), args.dry_run,
                  os.path.abspath(args.tables) if args.tables else "")
     if args.action == "setup":
-        return setup(run, args.suite, args.mirror)
+        mirror = args.mirror or host_mirror()
+        if not mirror:
+            return fail("no Debian mirror in the host's apt sources: name one with --mirror URL", 2)
+        return setup(run, args.suite, mirror)
     why = ready(run)
     if why:
         return fail(why, 2)

@@ -15,15 +15,14 @@ the IDA* of the compiled module cubebot.solver._stage where it is built, the
 same search in Python otherwise (the same paths in the same order).
 """
 
-import os
-
 from cubebot.solver.facelets import FACES, face_index
 from cubebot.solver.moves import permutation
-from cubebot.solver.search import PURE_PYTHON_ENV, ida_star, successors
+from cubebot.solver.search import compiled_module, ida_star, successors
 
 N_SLOTS = 24                   # facelets of a centre orbit
 N_PIECES = 8                   # of them of the two colours staged
-N_RANKS = 735471               # C(24, 8): the masks
+N_RANKS = (24 * 23 * 22 * 21 * 20 * 19 * 18 * 17) // (8 * 7 * 6 * 5 * 4 * 3 * 2)
+                               # C(N_SLOTS, N_PIECES) = 735,471: the masks
 UNREACHED = 255                # distance of a mask a table build did not reach
 NO_LIMIT = -1                  # no node limit
 _MODULE = []
@@ -31,15 +30,7 @@ _MODULE = []
 
 def compiled():
     """The compiled staging module, or None (not built, or CUBEBOT_PURE_PYTHON=1)."""
-    if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
-        return None
-    if not _MODULE:
-        try:
-            from cubebot.solver import _stage
-        except ImportError:
-            _stage = None
-        _MODULE.append(_stage)
-    return _MODULE[0]
+    return compiled_module("_stage", _MODULE)
 
 
 def _binomials():

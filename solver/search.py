@@ -204,18 +204,24 @@ CORE_SECONDS = [0.0]                         # wall time spent inside the core (
                                              # the brick-time estimate scales it as compiled code
 
 
-def core():
-    """The compiled core module, or None (not built, or CUBEBOT_PURE_PYTHON=1)."""
+def compiled_module(name, cache):
+    """The optional compiled module cubebot.solver.NAME, or None (not built, or
+    CUBEBOT_PURE_PYTHON=1); cache: a list that keeps the import's outcome."""
     import os
+    import importlib
     if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
         return None
-    if not _CORE:
+    if not cache:
         try:
-            from cubebot.solver import _core
+            cache.append(importlib.import_module("cubebot.solver." + name))
         except ImportError:
-            _core = None
-        _CORE.append(_core)
-    return _CORE[0]
+            cache.append(None)
+    return cache[0]
+
+
+def core():
+    """The compiled core module, or None (not built, or CUBEBOT_PURE_PYTHON=1)."""
+    return compiled_module("_core", _CORE)
 
 
 def core_path():

@@ -71,3 +71,14 @@ def test_a_real_run_needs_the_chroot(tmp_path, capsys):
     else:
         assert arm_memory.main(["--root", str(tmp_path), "run", "ls"]) == 2
         assert "arm_memory.py setup" in capsys.readouterr().err
+
+
+def test_the_mirror_is_read_from_the_hosts_apt_sources(tmp_path):
+    one_line = tmp_path / "sources.list"
+    one_line.write_text("# a comment\ndeb [arch=amd64] http://mirror.example/debian bookworm main\n")
+    assert arm_memory.host_mirror([str(one_line)]) == "http://mirror.example/debian"
+    folder = tmp_path / "sources.list.d"
+    folder.mkdir()
+    (folder / "debian.sources").write_text("Types: deb\nURIs: http://other.example/debian\nSuites: bookworm\n")
+    assert arm_memory.host_mirror([str(tmp_path / "missing"), str(folder)]) == "http://other.example/debian"
+    assert arm_memory.host_mirror([str(tmp_path / "missing")]) is None

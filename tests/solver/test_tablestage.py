@@ -11,7 +11,7 @@ import random
 import pytest
 
 from bench import cube3d
-from cubebot.solver import facelets, maskstage, scramble
+from cubebot.solver import facelets, maskstage, scramble, search
 from cubebot.solver.big import tablestage as ts
 from cubebot.solver.moves import Move, apply, format_moves, permutation
 
@@ -25,7 +25,7 @@ def _random_mask(rng):
 
 
 def _python(monkeypatch):
-    monkeypatch.setenv(maskstage.PURE_PYTHON_ENV, "1")
+    monkeypatch.setenv(search.PURE_PYTHON_ENV, "1")
 
 
 def test_rank_is_a_bijection_on_the_masks():
