@@ -127,7 +127,8 @@ def run(count, solve, record_it):
     text = "\n".join(rows)
     print(text)
     if record_it:
-        record("staging-tables-6", "## 6x6x6 centres staged by tables (bench/staging_tables.py)\n\n" + text)
+        command = "python bench/staging_tables.py --n {}{}".format(count, " --solve {}".format(solve) if solve else "")
+        record("staging-tables-6", "## 6x6x6 centres staged by tables (`{}`)\n\n".format(command) + text)
     return text
 
 
