@@ -229,6 +229,24 @@ def core_path():
     return COMPILED if core() is not None else PYTHON
 
 
+def core_function(name):
+    """The compiled core's function `name`, its time added to CORE_SECONDS, or None (the
+    core not built, or CUBEBOT_PURE_PYTHON=1): for a caller that keeps its own Python
+    path giving the same answers (solve4's centres-ud choice)."""
+    lib = core()
+    if lib is None:
+        return None
+    function = getattr(lib, name)
+
+    def timed(*args):
+        began = time.perf_counter()
+        try:
+            return function(*args)
+        finally:
+            CORE_SECONDS[0] += time.perf_counter() - began
+    return timed
+
+
 class Rows(object):
     """A move table of one coordinate: entry c * n_moves + i (unsigned, little-endian
     items of `itemsize` bytes from byte `offset` of `buffer`) is the coordinate after
@@ -436,6 +454,77 @@ def _check_rows(model):
 def _check_state(model, state):
     if len(state) != len(model.sizes) or any(not 0 <= c < s for c, s in zip(state, model.sizes)):
         raise TableError("state {} is outside the coordinates {}".format(tuple(state), model.sizes))
+
+
+class MaskModel(object):
+    """A stage over 24-bit slot masks, and optionally the two wing orbits' indices, for
+    the core's mask_ida (solver/_core.c describes the layout). moves: Moves; movers:
+    per mover a native 32-bit array, move i's three 256-entry byte tables at i x 768;
+    mask_movers: the mover of each mask; combs: per rank coordinate (its three
+    native 32-bit rank tables one after another, k); tables: 4-bit distance tables
+    (buffer, byte offset, ((mask, comb, multiplier, map or None), ...)); orbit: None
+    or bytes, per move the 12 A-index and 12 B-index destinations; costs: None (1 each).
+    with_slice(...) adds the slice stage's min over sets of edges to the bound."""
+
+    def __init__(self, moves, movers, mask_movers, combs, tables, orbit=None, costs=None):
+        self.moves = list(moves)
+        costs = tuple(costs) if costs is not None else (1,) * len(self.moves)
+        self._head = (len(self.moves), tuple(movers), tuple(mask_movers), tuple(combs),
+                      tuple((b, o, tuple(terms)) for b, o, terms in tables), orbit)
+        self._tail = (successors(self.moves), costs)
+        self.spec = self._head + (None,) + self._tail
+
+    def with_slice(self, buffer, offset, by_mask, subsets):
+        """The spec with the slice bound: the 4-bit table at (buffer, offset), by_mask a
+        native 32-bit array of 4,096 x (base or -1, four A indices), subsets bytes of
+        four edges each."""
+        return self._head + ((buffer, offset, by_mask, subsets),) + self._tail
+
+
+def stage_ida(stage, start, max_cost=20, max_solutions=1, stats=None, max_nodes=None,
+              cheapest_only=False, more_nodes=None, min_cost=0):
+    """list(ida_star(start, stage.moves, stage.apply, stage.heuristic, the goal where the
+    heuristic is 0, ...)) for a stage that can describe itself to the core: in the core
+    when it is built and stage.core_spec() is not None (a MaskModel spec; its states
+    stage.core_state(state)), else in Python. The same solutions in the same order and
+    the same node count either way; max_nodes as in coord_ida."""
+    stats = stats if stats is not None else Stats()
+    lib = core()
+    spec = None if lib is None else stage.core_spec()
+    if spec is not None:
+        began = time.perf_counter()
+        paths, stats.nodes = lib.mask_ida(
+            spec, stage.core_state(start), max_cost, min_cost,
+            NO_LIMIT if max_solutions is None else max_solutions, stats.nodes,
+            NO_LIMIT if max_nodes is None else max_nodes, 1 if cheapest_only else 0,
+            NO_LIMIT if more_nodes is None else more_nodes)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        moves = stage.moves
+        return [[moves[i] for i in path] for path in paths]
+    stop = None
+    if max_nodes is not None:
+        def stop():
+            return stats.nodes > max_nodes
+    h = stage.heuristic
+    return list(ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
+                         max_cost=max_cost, max_solutions=max_solutions, stop=stop, stats=stats,
+                         cheapest_only=cheapest_only, more_nodes=more_nodes, min_cost=min_cost))
+
+
+def stage_descend(stage, start, max_solutions=1, length=None):
+    """descend(start, stage.moves, stage.apply, stage.heuristic, ...) for a stage whose
+    heuristic is exact and that can describe itself to the core (as for stage_ida): in
+    the core when it is built, else in Python; the same solutions in the same order."""
+    lib = core()
+    spec = None if lib is None else stage.core_spec()
+    if spec is not None:
+        began = time.perf_counter()
+        paths = lib.mask_descend(spec, stage.core_state(start), max_solutions,
+                                 NO_LIMIT if length is None else length)
+        CORE_SECONDS[0] += time.perf_counter() - began
+        moves = stage.moves
+        return [[moves[i] for i in path] for path in paths]
+    return descend(start, stage.moves, stage.apply, stage.heuristic, max_solutions, length)
 
 
 def coord_bfs(model, goals, max_depth=None, progress=None):

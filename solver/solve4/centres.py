@@ -20,7 +20,7 @@ apply, rank and the goal ranks the shared builder and IDA* need.
 """
 
 from cubebot.solver.facelets import FACES
-from cubebot.solver.search import CoordModel, DistanceTable, Rows
+from cubebot.solver.search import CoordModel, DistanceTable, MaskModel, Rows
 from cubebot.solver.tables import BITS_PER_BYTE, HEADER, WORD_BYTES, write_words
 from cubebot.solver.solve4.masks import CombCoord, MaskMover, MaskStage, mask_of, mask_of_slots
 from cubebot.solver.solve4.model import CENTRES, EDGE_MOVES, GENERATORS, N, centre_perm, permutation_parity, wing_map
@@ -54,6 +54,32 @@ class LRStage(MaskStage):
     def start(self, symbols):
         """State from the 24 centre symbols (URFDLB letters)."""
         return mask_of(symbols, "LR")
+
+
+class LRSearch(object):
+    """Stage 1's searches over its table (a mapped tables.DenseTable of 4x4-centres-lr):
+    the stage's moves and apply, its exact distance as the heuristic, and the stage
+    as a search.MaskModel (search.stage_descend)."""
+
+    def __init__(self, stage, table):
+        self.table = stage.table
+        self.moves, self.apply, self.rank = stage.moves, stage.apply, stage.rank
+        buffer, offset = table.nibbles()
+        self.mask_model = MaskModel(self.moves, [stage.mover.flat()], [0], [stage.coord.flat()],
+                               [(buffer, offset, ((0, 0, 1, None),))])
+        rank, get = stage.rank, table.__getitem__
+
+        def heuristic(state):
+            return get(rank(state))
+
+        self.heuristic = heuristic
+
+    def core_spec(self):
+        return self.mask_model.spec
+
+    @staticmethod
+    def core_state(state):
+        return (state,)
 
 
 class UDStage(object):

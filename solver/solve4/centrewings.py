@@ -12,7 +12,7 @@ All lengths are in moves (OBTM).
 
 from cubebot.solver.errors import TableError
 from cubebot.solver.moves import apply
-from cubebot.solver.search import Stats, coord_descend, descend, ida_star
+from cubebot.solver.search import Stats, coord_descend, core_function, descend, stage_descend, stage_ida
 from cubebot.solver.solve4.model import N, centre_colours
 from cubebot.solver.solve4.pieces import wing_parity, wing_positions
 from cubebot.solver.solve4.wings import CentreOrbitStage, EOStage
@@ -54,7 +54,9 @@ class CentresAndWings(object):
 
         found, model = [], getattr(stage, "model", None)
         if distance(start) <= MAX_CENTRE_STAGE:
-            if model is not None:
+            if hasattr(stage, "core_spec"):
+                found = stage_descend(stage, start, max_solutions)
+            elif model is not None:
                 found = coord_descend(model, (start,), max_solutions)
             else:
                 found = descend(start, stage.moves, stage.apply, distance, max_solutions)
@@ -67,16 +69,11 @@ class CentresAndWings(object):
         """The shortest wing-stage solutions (up to MAX_WING_SOLUTIONS) for a cube with its
         centres on their axes: None if they need more than max_cost moves (<
         MAX_CENTRE_STAGE), False if none was found within max_nodes nodes (None: no cap)."""
-        ws = self.wings
-        stop, stats = None, Stats()
-        if max_nodes is not None:
-            def stop():
-                return stats.nodes > max_nodes
-        solutions = list(ida_star(ws.start(centre_colours(cube), wing_positions(cube)), ws.moves,
-                                  ws.apply, ws.heuristic, lambda s: ws.heuristic(s) == 0,
-                                  max_cost=max_cost, stop=stop, stats=stats, cheapest_only=True,
-                                  max_solutions=MAX_WING_SOLUTIONS))
-        if not solutions and stop is not None and stop():
+        ws, stats = self.wings, Stats()
+        solutions = stage_ida(ws, ws.start(centre_colours(cube), wing_positions(cube)),
+                              max_cost=max_cost, stats=stats, max_nodes=max_nodes,
+                              cheapest_only=True, max_solutions=MAX_WING_SOLUTIONS)
+        if not solutions and max_nodes is not None and stats.nodes > max_nodes:
             return False
         if not solutions and max_cost >= MAX_CENTRE_STAGE:
             raise TableError("tables {} and {} give no path to their goal: run `cubebot tables "
@@ -103,12 +100,11 @@ class CentresAndWings(object):
         and then those ties, or [] if nothing is below `beat`.
         """
         table = self.ud_ranked.distance
-        lr, lr_table = self.lr, self.lr_table
+        lr, lr_search = self.lr, self.lr_search
         lr_start = lr.start(centre_colours(cube))
-        found = self._exact(lr, lr_table, lr_start, MAX_LR_CHOICES)
+        found = self._exact(lr_search, self.lr_table, lr_start, MAX_LR_CHOICES)
         if MAX_LR_LONGER:
-            found += descend(lr_start, lr.moves, lr.apply, lambda s: lr_table[lr.rank(s)],
-                             MAX_LR_LONGER, len(found[0]) + 1)
+            found += stage_descend(lr_search, lr_start, MAX_LR_LONGER, len(found[0]) + 1)
         ud_state = self.ud.start(centre_colours(cube), wing_parity(wing_positions(cube)))
         starts = [self.ud.rank(self.ud.after(ud_state, m)) for m in found]
         order = sorted(range(len(found)), key=lambda k: (len(found[k]) + table[starts[k]], k))
@@ -167,6 +163,12 @@ class CentresAndWings(object):
             else:
                 found += descend(start, ranked.moves, ranked.apply, distance.__getitem__,
                                  MAX_UD_LONGER, distance[start] + 1)
+        choose = core_function("ud_choose")
+        if choose is not None:
+            k = choose(ws.choice_spec(ud), [[index[move] for move in m] for m in found],
+                       tuple(ws.centres.cs.start(centre_colours(cube))),
+                       tuple(wing_positions(cube)), budget)
+            return None if k < 0 else (found[k], apply(cube, found[k], N))
         centre_rank, centre_table = ws.centres.rank, ws.centre_table
         # the centre masks and wing positions after each prefix of a solution seen last:
         # solutions come in search order, so the next one shares most of its prefix

@@ -32,6 +32,7 @@ SEEN_MASK = (1 << SEEN_BITS) - 1
 
 _PERM_TABLES = {}              # permutation -> its MaskMover table (built on first use)
 _COMB_TABLES = {}              # (slots, k) -> CombCoord's rank tables (built on first use)
+_FLAT_TABLES = {}              # the same tables one after another for the compiled core (flat())
 
 
 def _perm_table(perm):
@@ -55,6 +56,16 @@ def _perm_table(perm):
     return table
 
 
+def int32_array(values):
+    """A native array of 32-bit integers (the compiled core's layout)."""
+    out = array("i", values)
+    if out.itemsize != 4:
+        out = array("l", out)
+        if out.itemsize != 4:
+            raise ValueError("no 32-bit array type on this machine")
+    return out
+
+
 def mask_of(symbols, wanted):
     """The mask of centre slots whose symbol is in `wanted`."""
     mask = 0
@@ -74,6 +85,19 @@ class MaskMover(object):
     def __init__(self, moves, perm_of=centre_perm):
         self.moves = list(moves)
         self.tables = [_perm_table(perm_of(m)) for m in self.moves]
+        self._flat = None
+
+    def flat(self):
+        """The tables one after another, as native 32-bit integers (search.MaskModel's
+        movers); made once per mover."""
+        if self._flat is None:
+            key = tuple(id(table) for table in self.tables)     # the tables live in _PERM_TABLES
+            flat = _FLAT_TABLES.get(key)
+            if flat is None:
+                flat = _FLAT_TABLES.setdefault(key, int32_array(t for table in self.tables
+                                                                for t in table))
+            self._flat = flat
+        return self._flat
 
     def apply(self, mask, i):
         t = self.tables[i]
@@ -122,6 +146,16 @@ class CombCoord(object):
                     table[before * BYTE_VALUES + value] = rank << SEEN_BITS | (min(seen, k) - before)
             tables.append(table)
         return tables
+
+    def flat(self):
+        """(the three rank tables one after another as native 32-bit integers, k): a
+        rank coordinate of search.MaskModel."""
+        key = (self.slots, self.k)
+        flat = _FLAT_TABLES.get(key)
+        if flat is None:
+            flat = _FLAT_TABLES.setdefault(key, int32_array(t for table in self.tables
+                                                            for t in table))
+        return flat, self.k
 
     def rank(self, mask):
         t0, t1, t2 = self.tables

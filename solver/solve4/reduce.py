@@ -12,8 +12,8 @@ from cubebot.solver.cubies import corner_facelets, from_facelets, parity
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import is_solved, solved
 from cubebot.solver.moves import apply, permutation, simplify
-from cubebot.solver.search import Stats, coord_ida, first_solution, ida_star
-from cubebot.solver.solve4.centres import UD_MOVE_TABLE, CentreStage, LRStage, RankedStage, UDStage
+from cubebot.solver.search import Stats, coord_ida, first_solution, ida_star, stage_ida
+from cubebot.solver.solve4.centres import UD_MOVE_TABLE, CentreStage, LRSearch, LRStage, RankedStage, UDStage
 from cubebot.solver.solve4.centrewings import CentresAndWings
 from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, to_3x3
 from cubebot.solver.solve4.model import CORNERS, N, Turned, centre_colours, to_physical
@@ -95,7 +95,7 @@ class Reducer(CentresAndWings):
         ud_moves = store.open_words(UD_MOVE_TABLE, self.directory)
         ranked = RankedStage(self.ud, ud_moves.words(), ud.unpacked(), ud_moves)
         ud.close()                   # read whole into `ranked` (25,740 bytes)
-        return (lr, ranked), (lr, ud_moves)
+        return (lr, ranked, LRSearch(self.lr, lr)), (lr, ud_moves)
 
     def _open_wings(self):
         eo = store.open_dense(EOStage.table, self.directory)
@@ -115,6 +115,8 @@ class Reducer(CentresAndWings):
         return PairsSearch(*(tables + (self.centre_stage,))), tables
 
     lr_table = property(lambda self: self._group("centres")[0], doc="4x4-centres-lr (mapped)")
+    lr_search = property(lambda self: self._group("centres")[2],
+                         doc="stage 1's searches over 4x4-centres-lr (centres.LRSearch)")
     ud_ranked = property(lambda self: self._group("centres")[1],
                          doc="stage 2 on its ranks, through 4x4-centres-ud-moves (centres.RankedStage)")
     wings = property(lambda self: self._group("wings"), doc="the wing stage (wings.WingStage)")
@@ -157,7 +159,12 @@ class Reducer(CentresAndWings):
             def stop():
                 return stats.nodes > cap
         model = getattr(stage, "model", None)
-        if model is not None:
+        if hasattr(stage, "core_spec"):
+            found = stage_ida(stage, start, max_cost=max_cost, max_solutions=max_solutions,
+                              stats=self.stats, max_nodes=None if max_nodes is None else cap,
+                              cheapest_only=True, more_nodes=MORE_SOLUTION_NODES,
+                              min_cost=min_cost)
+        elif model is not None:
             found = coord_ida(model, stage.coords(start), max_cost=max_cost,
                               max_solutions=max_solutions, stats=self.stats,
                               max_nodes=None if max_nodes is None else cap, cheapest_only=True,

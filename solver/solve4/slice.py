@@ -30,9 +30,10 @@ of the centre table and the min of 4x4-slice over those sets.
 from itertools import combinations, permutations
 
 from cubebot.solver.coords import binomial
+from cubebot.solver.search import MaskModel
 from cubebot.solver.tables import UNREACHED, bfs
 from cubebot.solver.solve4.centres import CentreStage
-from cubebot.solver.solve4.masks import MaskMover
+from cubebot.solver.solve4.masks import MaskMover, int32_array
 from cubebot.solver.solve4.orbits import E_A, N_ORBIT, PAIR_MOVES, PHASE3_MOVES, OrbitMover, orbit_maps, partner
 
 SLICE_SIZE = len(E_A)                          # four edges in the slice
@@ -175,6 +176,36 @@ class SliceSearch(object):
             self.by_mask[sum(1 << x for x in c)] = (k * N_TUPLES, c)
         self.all_subsets = tuple(combinations(range(N_ORBIT), SLICE_SIZE))
         self.subsets = []
+        self._model = None           # the search.MaskModel of core_spec, made on first use
+        self._spec = None            # (subsets, its spec)
+
+    def core_spec(self):
+        """The stage as a search.MaskModel spec for the current subsets (search.stage_ida):
+        the three centre masks and the A and B indices, the same moves and bound."""
+        if self._spec is not None and self._spec[0] == self.subsets:
+            return self._spec[1]
+        if self._model is None:
+            cs = self.cs
+            cu, cr, cf = cs.coords
+            orbit = bytes(x for ma, mb in self.orbit.maps for x in tuple(ma) + tuple(mb))
+            self._model = MaskModel(
+                self.moves, [self.orbit.mover.flat()], [0, 0, 0], [c.flat() for c in cs.coords],
+                [(self.centre_bytes, self.centre_offset,
+                  ((0, 0, cs.base * cs.base, None), (1, 1, cs.base, None), (2, 2, 1, None)))],
+                orbit)
+            by_mask = []
+            for entry in self.by_mask:
+                by_mask.extend((-1, 0, 0, 0, 0) if entry is None else (entry[0],) + entry[1])
+            self._by_mask = int32_array(by_mask)
+        spec = self._model.with_slice(self.slice_bytes, self.slice_offset, self._by_mask,
+                                     bytes(e for edges in self.subsets for e in edges))
+        self._spec = (list(self.subsets), spec)
+        return spec
+
+    @staticmethod
+    def core_state(state):
+        masks, a, b, _ = state
+        return tuple(masks) + tuple(a) + tuple(b)
 
     def start(self, orbit_state):
         """The search state of an orbits.OrbitMover state (itself); chooses self.subsets."""

@@ -18,9 +18,10 @@ straight down the exact table.
 """
 
 from cubebot.solver.coords import binomial
+from cubebot.solver.search import MaskModel
 from cubebot.solver.tables import UNREACHED, bfs
 from cubebot.solver.solve4.centres import UD_SLOTS, CentreStage, UDStage
-from cubebot.solver.solve4.masks import MaskMover, MaskStage, mask_of_slots
+from cubebot.solver.solve4.masks import MaskMover, MaskStage, int32_array, mask_of_slots
 from cubebot.solver.solve4.model import N_WINGS, permutation_parity, wing_map
 from cubebot.solver.solve4.orbits import N_ORBIT, ORBIT_A, PHASE3_MOVES, wing_perm
 
@@ -213,9 +214,45 @@ class WingStage(object):
             return a if a > b else b
 
         self.apply, self.heuristic = apply, heuristic
+        self._choice = None
+        self.model = MaskModel(
+            self.moves, [self.eo.mover.flat(), self.centres.mover.flat()], [0, 1, 1, 1],
+            [self.eo.coord.flat()] + [c.flat() for c in self.centres.cs.coords],
+            [(eo_bytes, eo_offset, ((0, 0, 1, None),)),
+             (centre_bytes, centre_offset, ((1, 1, base * base, None), (2, 2, base, None),
+                                            (3, 3, 1, None)))])
+
+    def core_spec(self):
+        """The stage as a search.MaskModel spec (search.stage_ida): the A-wing mask
+        and the three centre masks, the same moves and bound."""
+        return self.model.spec
+
+    @staticmethod
+    def core_state(state):
+        return (state[0],) + tuple(state[1])
 
     def start(self, symbols, pos):
         return (self.eo.start(pos, self.eo_table), self.centres.cs.start(symbols))
+
+    def choice_spec(self, ud):
+        """The spec of the core's ud_choose (centrewings._centres_ud's choice) after the
+        moves of centres.UDStage `ud`: their centre mover and wing maps, the centre and
+        4x4-eo tables and ranks, the A-orbit slots and the masks near the goal."""
+        if self._choice is None:
+            cs = self.centres.cs
+            near = self.eo.near_masks()
+            ends, total = [], 0
+            for layer in near:
+                total += len(layer)
+                ends.append(total)
+            centre_bytes, centre_offset = self.centre_table.nibbles()
+            eo_bytes, eo_offset = self.eo_table.nibbles()
+            self._choice = (len(ud.moves), ud.mover.flat(),
+                            bytes(t for to in ud.wing_maps for t in to),
+                            tuple(c.flat() for c in cs.coords), cs.base, centre_bytes, centre_offset,
+                            self.eo.coord.flat(), eo_bytes, eo_offset, mask_of_slots(ORBIT_A),
+                            int32_array(m for layer in near for m in layer), tuple(ends))
+        return self._choice
 
     def bound(self, masks, pos, below):
         """heuristic(start(symbols, pos)) if it is below `below`, else None (cheaper);
