@@ -842,6 +842,32 @@ static int mask_apply(const void *vm, const unsigned long *state, int i, unsigne
     return 0;
 }
 
+/* the 4x4-slice distance of subset k of the slice bound: a the A indices, digit[x]
+ * the B index of the edge whose A index is x; -1 (TableError set) on a bad entry */
+static int subset_distance(const MaskModel *m, const unsigned long *a, const unsigned long *digit,
+                           int k)
+{
+    const unsigned char *e = m->subsets[k];
+    unsigned set = (1u << a[e[0]]) | (1u << a[e[1]]) | (1u << a[e[2]]) | (1u << a[e[3]]);
+    Py_ssize_t at = (Py_ssize_t)set * BY_MASK_WIDTH;
+    long base = read_i32(&m->by_mask, at), i0 = read_i32(&m->by_mask, at + 1),
+         i1 = read_i32(&m->by_mask, at + 2), i2 = read_i32(&m->by_mask, at + 3),
+         i3 = read_i32(&m->by_mask, at + 4);
+    long long r;
+    if (base < 0 || i0 < 0 || i0 >= ORBIT || i1 < 0 || i1 >= ORBIT || i2 < 0 ||
+        i2 >= ORBIT || i3 < 0 || i3 >= ORBIT) {
+        table_error("the slice's set table has no entry for set mask %u", set);
+        return -1;
+    }
+    r = base + (long long)((digit[i0] * ORBIT + digit[i1]) * ORBIT + digit[i2]) * ORBIT +
+        (long long)digit[i3];
+    if (r >= m->slice_table.count) {
+        table_error("the slice table has %zd entries, rank %lld asked", m->slice_table.count, r);
+        return -1;
+    }
+    return nibble(&m->slice_table, r);
+}
+
 static int mask_heuristic(const void *vm, const unsigned long *state)
 {
     const MaskModel *m = (const MaskModel *)vm;
@@ -882,27 +908,9 @@ static int mask_heuristic(const void *vm, const unsigned long *state)
         for (k = 0; k < ORBIT; k++)
             digit[a[k]] = b[k];
         for (k = 0; k < m->n_subsets; k++) {
-            const unsigned char *e = m->subsets[k];
-            unsigned set = (1u << a[e[0]]) | (1u << a[e[1]]) | (1u << a[e[2]]) | (1u << a[e[3]]);
-            Py_ssize_t at = (Py_ssize_t)set * BY_MASK_WIDTH;
-            long base = read_i32(&m->by_mask, at), i0 = read_i32(&m->by_mask, at + 1),
-                 i1 = read_i32(&m->by_mask, at + 2), i2 = read_i32(&m->by_mask, at + 3),
-                 i3 = read_i32(&m->by_mask, at + 4);
-            long long r;
-            int x;
-            if (base < 0 || i0 < 0 || i0 >= ORBIT || i1 < 0 || i1 >= ORBIT || i2 < 0 ||
-                i2 >= ORBIT || i3 < 0 || i3 >= ORBIT) {
-                table_error("the slice's set table has no entry for set mask %u", set);
+            int x = subset_distance(m, a, digit, k);
+            if (x < 0)
                 return -1;
-            }
-            r = base + (long long)((digit[i0] * ORBIT + digit[i1]) * ORBIT + digit[i2]) * ORBIT +
-                (long long)digit[i3];
-            if (r >= m->slice_table.count) {
-                table_error("the slice table has %zd entries, rank %lld asked",
-                            m->slice_table.count, r);
-                return -1;
-            }
-            x = nibble(&m->slice_table, r);
             if (x <= best)
                 return best;
             if (x < nearest)
@@ -977,6 +985,47 @@ static PyObject *core_mask_ida(PyObject *self, PyObject *args)
     s.more_nodes = more_nodes;
     s.max_solutions = max_solutions;
     out = run_ida(&s, state, max_cost, min_cost, cheapest_only);
+done:
+    release_mask_model(model);
+    free(model);
+    return out;
+}
+
+PyDoc_STRVAR(slice_distances_doc,
+"slice_distances(model, state) -> bytes: the 4x4-slice distance of each set of edges of\n"
+"a mask model's slice bound, in their order.");
+
+static PyObject *core_slice_distances(PyObject *self, PyObject *args)
+{
+    PyObject *spec, *start, *out = NULL;
+    MaskModel *model;
+    unsigned long state[MAX_STATE], digit[ORBIT] = {0};
+    const unsigned long *a, *b;
+    char got[MAX_SUBSETS];
+    int k;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO", &spec, &start))
+        return NULL;
+    model = (MaskModel *)malloc(sizeof(MaskModel));
+    if (model == NULL)
+        return PyErr_NoMemory();
+    if (parse_mask_model(model, spec) < 0 || read_mask_state(model, start, state) < 0)
+        goto done;
+    if (!model->slice) {
+        PyErr_SetString(PyExc_ValueError, "a mask model without a slice bound");
+        goto done;
+    }
+    a = state + model->n_masks;
+    b = a + ORBIT;
+    for (k = 0; k < ORBIT; k++)
+        digit[a[k]] = b[k];
+    for (k = 0; k < model->n_subsets; k++) {
+        int x = subset_distance(model, a, digit, k);
+        if (x < 0)
+            goto done;
+        got[k] = (char)x;
+    }
+    out = PyBytes_FromStringAndSize(got, model->n_subsets);
 done:
     release_mask_model(model);
     free(model);
@@ -1981,6 +2030,7 @@ static PyMethodDef core_methods[] = {
     {"mask_bound", core_mask_bound, METH_VARARGS, mask_bound_doc},
     {"mask_descend", core_mask_descend, METH_VARARGS, mask_descend_doc},
     {"ud_choose", core_ud_choose, METH_VARARGS, ud_choose_doc},
+    {"slice_distances", core_slice_distances, METH_VARARGS, slice_distances_doc},
     {NULL, NULL, 0, NULL}
 };
 

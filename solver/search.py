@@ -418,17 +418,24 @@ def coord_ida(model, start, max_cost=20, max_solutions=1, stats=None, max_nodes=
                          "run `cubebot tables build`")
 
 
-def coord_descend(model, start, max_solutions=1, length=None):
+def coord_descend(model, start, max_solutions=1, length=None, as_indices=False):
     """descend(...) over a CoordModel whose bound is exact (its heuristic), from its state
-    `start`, in the core when it is built: the same solutions in the same order."""
+    `start`, in the core when it is built: the same solutions in the same order (with
+    as_indices, as lists of indices into model.moves)."""
     lib = core()
     if lib is not None:
         began = time.perf_counter()
         paths = lib.descend(model.spec, tuple(start), max_solutions,
                             NO_LIMIT if length is None else length)
         CORE_SECONDS[0] += time.perf_counter() - began
+        if as_indices:
+            return paths
         moves = model.moves
         return [[moves[i] for i in path] for path in paths]
+    if as_indices:
+        where = dict((m, i) for i, m in enumerate(model.moves))
+        return [[where[m] for m in path] for path in coord_descend(model, start, max_solutions,
+                                                                  length)]
     _check_rows(model)
     _check_state(model, start)
     try:

@@ -21,7 +21,7 @@ MAX_CENTRE_STAGE = 15          # above every exact table's largest distance
 MAX_LR_CHOICES = 100           # optimal centres-lr solutions compared by their centres-ud stage
 MAX_LR_LONGER = 100            # centres-lr solutions one move longer, ranked with them by
                                # their length plus the centres-ud stage's
-MAX_LR_TRIED = 20              # of all those, the ones taken through centres-ud and wings
+MAX_LR_TRIED = 40              # of all those, the ones taken through centres-ud and wings
 MAX_UD_CHOICES = 50            # optimal centres-ud solutions compared by their wing bound, per try
 MAX_UD_LONGER = 200            # centres-ud solutions one move longer compared with them (length
                                # plus wing bound), per try
@@ -44,9 +44,10 @@ def _shared(a, b):
 class CentresAndWings(object):
     """Stages 1-3 (a mixin of solve4.reduce.Reducer, which holds the stages and tables)."""
 
-    def _exact(self, stage, table, start, max_solutions=1):
+    def _exact(self, stage, table, start, max_solutions=1, as_indices=False):
         """Up to max_solutions shortest stage solutions (the table is exact: the
-        search walks straight down it)."""
+        search walks straight down it); as_indices (a stage with a CoordModel): as
+        indices into its moves."""
         rank, get = stage.rank, table.__getitem__
 
         def distance(state):
@@ -57,7 +58,7 @@ class CentresAndWings(object):
             if hasattr(stage, "core_spec"):
                 found = stage_descend(stage, start, max_solutions)
             elif model is not None:
-                found = coord_descend(model, (start,), max_solutions)
+                found = coord_descend(model, (start,), max_solutions, as_indices=as_indices)
             else:
                 found = descend(start, stage.moves, stage.apply, distance, max_solutions)
         if not found:
@@ -152,10 +153,23 @@ class CentresAndWings(object):
         smallest (the first such): (moves, cube after); None if none is within budget
         (then no wing stage within budget follows any of them)."""
         ws, ud, ranked = self.wings, self.ud, self.ud_ranked
+        distance = ranked.distance
+        choose = core_function("ud_choose")
+        if choose is not None and ranked.model is not None:
+            # in the core: the solutions as move indices, chosen there
+            found = self._exact(ranked, distance, start, MAX_UD_CHOICES, as_indices=True)
+            if MAX_UD_LONGER and distance[start] < budget:
+                found += coord_descend(ranked.model, (start,), MAX_UD_LONGER, distance[start] + 1,
+                                       as_indices=True)
+            k = choose(ws.choice_spec(ud), found, tuple(ws.centres.cs.start(centre_colours(cube))),
+                       tuple(wing_positions(cube)), budget)
+            if k < 0:
+                return None
+            best = [ranked.moves[i] for i in found[k]]
+            return best, apply(cube, best, N)
         # each solution followed on the centre masks and the wing positions (not the
         # facelets): only the one chosen is applied to the cube
         index, centre_apply, wing_maps = ud.index, ud.mover.apply3, ud.wing_maps
-        distance = ranked.distance
         found = self._exact(ranked, distance, start, MAX_UD_CHOICES)
         if MAX_UD_LONGER and distance[start] < budget:
             if ranked.model is not None:
@@ -163,12 +177,6 @@ class CentresAndWings(object):
             else:
                 found += descend(start, ranked.moves, ranked.apply, distance.__getitem__,
                                  MAX_UD_LONGER, distance[start] + 1)
-        choose = core_function("ud_choose")
-        if choose is not None:
-            k = choose(ws.choice_spec(ud), [[index[move] for move in m] for m in found],
-                       tuple(ws.centres.cs.start(centre_colours(cube))),
-                       tuple(wing_positions(cube)), budget)
-            return None if k < 0 else (found[k], apply(cube, found[k], N))
         centre_rank, centre_table = ws.centres.rank, ws.centre_table
         # the centre masks and wing positions after each prefix of a solution seen last:
         # solutions come in search order, so the next one shares most of its prefix

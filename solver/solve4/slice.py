@@ -30,7 +30,7 @@ of the centre table and the min of 4x4-slice over those sets.
 from itertools import combinations, permutations
 
 from cubebot.solver.coords import binomial
-from cubebot.solver.search import MaskModel
+from cubebot.solver.search import MaskModel, core_function
 from cubebot.solver.tables import UNREACHED, bfs
 from cubebot.solver.solve4.centres import CentreStage
 from cubebot.solver.solve4.masks import MaskMover, int32_array
@@ -184,6 +184,12 @@ class SliceSearch(object):
         the three centre masks and the A and B indices, the same moves and bound."""
         if self._spec is not None and self._spec[0] == self.subsets:
             return self._spec[1]
+        spec = self._mask_model().with_slice(self.slice_bytes, self.slice_offset, self._by_mask,
+                                             bytes(e for edges in self.subsets for e in edges))
+        self._spec = (list(self.subsets), spec)
+        return spec
+
+    def _mask_model(self):
         if self._model is None:
             cs = self.cs
             cu, cr, cf = cs.coords
@@ -197,10 +203,10 @@ class SliceSearch(object):
             for entry in self.by_mask:
                 by_mask.extend((-1, 0, 0, 0, 0) if entry is None else (entry[0],) + entry[1])
             self._by_mask = int32_array(by_mask)
-        spec = self._model.with_slice(self.slice_bytes, self.slice_offset, self._by_mask,
-                                     bytes(e for edges in self.subsets for e in edges))
-        self._spec = (list(self.subsets), spec)
-        return spec
+            self._every = self._model.with_slice(
+                self.slice_bytes, self.slice_offset, self._by_mask,
+                bytes(e for edges in self.all_subsets for e in edges))
+        return self._model
 
     @staticmethod
     def core_state(state):
@@ -209,6 +215,19 @@ class SliceSearch(object):
 
     def start(self, orbit_state):
         """The search state of an orbits.OrbitMover state (itself); chooses self.subsets."""
+        distances = core_function("slice_distances")
+        if distances is not None:
+            self._mask_model()
+            scored = sorted(zip(distances(self._every, self.core_state(orbit_state)),
+                                self.all_subsets))
+        else:
+            scored = self._scored(orbit_state)
+        nearest = scored[0][0]
+        self.subsets = [edges for d, edges in scored if d <= nearest + SUBSET_SLACK][:MAX_SUBSETS]
+        return orbit_state
+
+    def _scored(self, orbit_state):
+        """[(4x4-slice distance, edges) of every set of four edges], sorted."""
         _, a, b, _ = orbit_state
         table, offset, by_mask = self.slice_bytes, self.slice_offset, self.by_mask
         bit, digit = _bits_and_digits(a, b)
@@ -219,9 +238,7 @@ class SliceSearch(object):
             r = base + ((digit[i0] * DIGITS + digit[i1]) * DIGITS + digit[i2]) * DIGITS + digit[i3]
             scored.append(((table[offset + (r >> 1)] >> ((r & 1) << 2)) & 15, edges))
         scored.sort()
-        nearest = scored[0][0]
-        self.subsets = [edges for d, edges in scored if d <= nearest + SUBSET_SLACK][:MAX_SUBSETS]
-        return orbit_state
+        return scored
 
     def heuristic(self, state):
         """max(centre distance, min over the sets of their slice distance); the sets

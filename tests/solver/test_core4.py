@@ -240,3 +240,11 @@ def test_a_damaged_centres_ud_choice_is_a_table_error(reducer):
     masks = tuple(ws.centres.cs.start(centre_colours(cube)))
     with pytest.raises(TableError):
         choose(tuple(spec), [[0, 1]], masks, tuple(wing_positions(cube)), 20)
+
+
+@needs_core
+def test_slice_sets_are_chosen_the_same_in_the_core(reducer, monkeypatch):
+    sl = reducer.slice
+    for state in _orbit_states(reducer, 6, 73):
+        compiled, python = both(monkeypatch, lambda s=state: (sl.start(s), list(sl.subsets))[1])
+        assert compiled == python and compiled
