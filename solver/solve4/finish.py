@@ -4,7 +4,8 @@ A reduced 4x4x4 (centres solved, edges paired, no parity) turns like a 3x3x3 und
 turns: the 3x3x3 facelet at (row, col) of a face is the 4x4x4 facelet at (R[row], R[col]) with
 R = ROWS = (0, 1, 3). cubebot.solver.solve3 finishes it, and its outer turns are outer turns of
 the 4x4x4. The finish is kociemba's first solution within FINISH_DEPTH (22) moves in each of
-FINISH_VIEWS, the shortest kept; docs/solver4.md explains why 22 and the seventh view.
+REDUCED_VIEWS (FINISH_VIEWS for the 5x5x5), the shortest kept; docs/solver4.md explains why
+22 and the views.
 """
 
 from cubebot.solver.facelets import FACES, face_index
@@ -14,6 +15,7 @@ SMALL = 3
 ROWS = (0, 1, 3)                # 4x4x4 row/column of each 3x3x3 row/column
 FINISH_DEPTH = 22               # kociemba's max depth in each view of the finish
 FINISH_VIEWS = VIEWS + (("z y2", False),)    # solve3's six views and the cube turned by z y2
+REDUCED_VIEWS = FINISH_VIEWS + (("y", False),)  # the 4x4x4's: one more, the cube turned by y
 
 
 def to_3x3(state):

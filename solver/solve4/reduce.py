@@ -15,7 +15,7 @@ from cubebot.solver.moves import apply, permutation, simplify
 from cubebot.solver.search import Stats, coord_ida, first_solution, ida_star, stage_ida
 from cubebot.solver.solve4.centres import UD_MOVE_TABLE, CentreStage, LRSearch, LRStage, RankedStage, UDStage
 from cubebot.solver.solve4.centrewings import CentresAndWings
-from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, to_3x3
+from cubebot.solver.solve4.finish import FINISH_DEPTH, REDUCED_VIEWS, to_3x3
 from cubebot.solver.solve4.model import CORNERS, N, Turned, centre_colours, to_physical
 from cubebot.solver.solve4.orbits import PHASE3_MOVES, OrbitMover
 from cubebot.solver.solve4.pairs import PAIR_MOVE_TABLE, PairsCentresTable, PairsSearch, PairsTable, PairsUDTable
@@ -45,7 +45,9 @@ MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables
 CORNER_SIZE = 2
 MAX_REDUCED = 2                # reduced cubes (pairs solutions of the shortest total) finished,
 GOOD_FINISH = 19               # in order, until one has a 3x3x3 finish this short (moves, unmerged)
-FINISH_SEARCHES = 10           # or until this many kociemba searches (views) in all
+FINISH_SEARCHES = len(REDUCED_VIEWS)  # or until this many kociemba searches (views) in all:
+                               # the first cube's views (more views of one cube are less alike
+                               # than the views of other reduced cubes, which differ little)
 GATHERED = 3                   # pairs solutions looked for per reduced cube wanted after the first
                                # (some lead to the same cube: moves of one axis in another order)
 GATHER_NODES = 50000           # nodes (about 0.2 s here) spent looking for them
@@ -439,7 +441,7 @@ class Reducer(CentresAndWings):
             return simplify(to_physical(flat[k] + list(finish))[0])
 
         scored = solve3.finish_in_order([to_3x3(cube) for _, cube in reductions], whole,
-                                        GOOD_FINISH, budget, FINISH_VIEWS, FINISH_DEPTH,
+                                        GOOD_FINISH, budget, REDUCED_VIEWS, FINISH_DEPTH,
                                         FINISH_SEARCHES)
         candidates = [t[4] for t in scored]
         _, _, k, best_finish, _ = scored[0]

@@ -521,7 +521,7 @@ def test_finish_within_22_moves_keeps_every_first_solution_within_21(tables_dir)
     # solution within 21: the finish loses nothing by searching within 22
     import kociemba
     from cubebot.solver import solve3
-    from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, to_3x3
+    from cubebot.solver.solve4.finish import FINISH_DEPTH, FINISH_VIEWS, REDUCED_VIEWS, to_3x3
     rng = seeded(2222)
     same = 0
     for _ in range(4):
@@ -541,7 +541,7 @@ def test_finish_within_22_moves_keeps_every_first_solution_within_21(tables_dir)
     small = to_3x3(moves.apply(pieces.label(state)[0], reduction))
     lettered = solve3.normalise(small)
     lengths = [len(kociemba.solve(solve3.view_state(lettered, view), max_depth=FINISH_DEPTH).split())
-               for view in FINISH_VIEWS]
+               for view in REDUCED_VIEWS]
     assert len(result.stages["3x3x3"]) == min(lengths)
 
 
@@ -659,6 +659,7 @@ def test_finishing_more_reductions_never_makes_the_solve_longer(tables_dir, monk
     reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
     state = scramble.random_state(N, seeded(1919))
     results = []
+    monkeypatch.setattr(reduce_module, "FINISH_SEARCHES", None)
     for k in (1, 4):
         monkeypatch.setattr(reduce_module, "MAX_REDUCED", k)
         result = _reducer(tables_dir).solve(state)
@@ -674,12 +675,14 @@ def test_finishing_more_reductions_never_makes_the_solve_longer(tables_dir, monk
 
 def test_reduced_cubes_are_finished_until_one_finish_is_good_enough(tables_dir, monkeypatch):
     # GOOD_FINISH: a first reduced cube whose finish is that short ends the finishing; one
-    # that never is (0) lets every reduced cube be finished, never to a longer solve
+    # that never is (0) lets every reduced cube be finished (without FINISH_SEARCHES), never
+    # to a longer solve
     import importlib
-    from cubebot.solver.solve4.finish import FINISH_VIEWS
+    from cubebot.solver.solve4.finish import REDUCED_VIEWS as FINISH_VIEWS
     reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
     state = scramble.random_state(N, seeded(2020))
     results = {}
+    monkeypatch.setattr(reduce_module, "FINISH_SEARCHES", None)
     for good in (30, 0):
         monkeypatch.setattr(reduce_module, "GOOD_FINISH", good)
         result = _reducer(tables_dir).solve(state)
