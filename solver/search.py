@@ -196,6 +196,8 @@ def first_solution(*args, **kwargs):
 # exists) or in Python (ida_star, tables.bfs); both give the same answers. This is
 # the one place that chooses: the engines never import the core.
 
+_OUT_OF_RANGE = ("a move or distance table of the search gives a value out of range: run "
+                 "`cubebot tables build`")
 PURE_PYTHON_ENV = "CUBEBOT_PURE_PYTHON"     # set to 1: the pure-Python path, built core or not
 COMPILED, PYTHON = "compiled", "python"      # the names of the two paths (core_path())
 NO_LIMIT = -1                                # the core's "no limit" for counts and nodes
@@ -513,9 +515,13 @@ def stage_ida(stage, start, max_cost=20, max_solutions=1, stats=None, max_nodes=
         def stop():
             return stats.nodes > max_nodes
     h = stage.heuristic
-    return list(ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
-                         max_cost=max_cost, max_solutions=max_solutions, stop=stop, stats=stats,
-                         cheapest_only=cheapest_only, more_nodes=more_nodes, min_cost=min_cost))
+    try:
+        return list(ida_star(start, stage.moves, stage.apply, h, lambda s: h(s) == 0,
+                             max_cost=max_cost, max_solutions=max_solutions, stop=stop,
+                             stats=stats, cheapest_only=cheapest_only, more_nodes=more_nodes,
+                             min_cost=min_cost))
+    except IndexError:
+        raise TableError(_OUT_OF_RANGE)
 
 
 def stage_descend(stage, start, max_solutions=1, length=None):
@@ -531,7 +537,10 @@ def stage_descend(stage, start, max_solutions=1, length=None):
         CORE_SECONDS[0] += time.perf_counter() - began
         moves = stage.moves
         return [[moves[i] for i in path] for path in paths]
-    return descend(start, stage.moves, stage.apply, stage.heuristic, max_solutions, length)
+    try:
+        return descend(start, stage.moves, stage.apply, stage.heuristic, max_solutions, length)
+    except IndexError:
+        raise TableError(_OUT_OF_RANGE)
 
 
 def coord_bfs(model, goals, max_depth=None, progress=None):

@@ -248,3 +248,25 @@ def test_slice_sets_are_chosen_the_same_in_the_core(reducer, monkeypatch):
     for state in _orbit_states(reducer, 6, 73):
         compiled, python = both(monkeypatch, lambda s=state: (sl.start(s), list(sl.subsets))[1])
         assert compiled == python and compiled
+
+
+class _CutTable(object):
+    """A 4-bit table cut short (the first `keep` bytes of its entries)."""
+
+    def __init__(self, table, keep):
+        buffer, offset = table.nibbles()
+        self.data = bytes(buffer[:offset + keep])
+        self.offset = offset
+
+    def nibbles(self):
+        return self.data, self.offset
+
+
+def test_a_truncated_wing_table_is_a_table_error_on_either_path(reducer, monkeypatch):
+    from cubebot.solver.solve4.wings import WingStage
+    ws, start = _wing_start(reducer)
+    cut = WingStage(_CutTable(ws.eo_table, 1000), ws.centre_table)
+    for pure in ("", "1"):
+        monkeypatch.setenv(search.PURE_PYTHON_ENV, pure)
+        with pytest.raises(TableError):
+            search.stage_ida(cut, start, max_cost=15)
