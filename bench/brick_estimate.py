@@ -1,8 +1,9 @@
 """The brick-time estimate of a solve, per size, with the compiled core's share.
 
 For each size, seeded random states are solved in this process (each solution applied
-back and checked). The time each solve spent inside the compiled core
-(cubebot.solver.search.CORE_SECONDS) is scaled by the compiled-code factor, and the
+back and checked). The time each solve spent in compiled code, inside the compiled core
+(cubebot.solver.search.CORE_SECONDS) and in kociemba's C searches run in this process
+(cubebot.solver.solve3.KOCIEMBA_SECONDS), is scaled by the compiled-code factor, and the
 rest by the integer-Python factor (cubebot.robot.job.brick_time.estimate_solve). The
 compiled factor comes from kociemba's C solve: about 1 s on the brick (a fact,
 docs/references.md) over its median time here, measured in the same run on
@@ -25,7 +26,7 @@ sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
 from cubebot.robot.job import brick_time  # noqa: E402
-from cubebot.solver import api, facelets, moves, scramble, search  # noqa: E402
+from cubebot.solver import api, facelets, moves, scramble, search, solve3  # noqa: E402
 
 SEED = 4343
 KOCIEMBA_STATES = 40
@@ -46,17 +47,18 @@ def kociemba_median_s(rng):
 
 
 def measure(size, count, rng):
-    """[(moves, seconds here, seconds in the core)] of `count` random states."""
+    """[(moves, seconds here, seconds in compiled code)] of `count` random states."""
     out = []
     for _ in range(count):
         state = scramble.random_state(size, rng)
-        core_before = search.CORE_SECONDS[0]
+        core_before = search.CORE_SECONDS[0] + solve3.KOCIEMBA_SECONDS[0]
         began = time.perf_counter()
         solution = api.solve(state, size=size)
         spent = time.perf_counter() - began
         if not facelets.is_solved(moves.apply(state, solution.moves, size), size):
             raise SystemExit("a {0}x{0}x{0} solution does not solve its state".format(size))
-        out.append((solution.length, spent, search.CORE_SECONDS[0] - core_before))
+        out.append((solution.length, spent,
+                    search.CORE_SECONDS[0] + solve3.KOCIEMBA_SECONDS[0] - core_before))
     return out
 
 
@@ -76,7 +78,7 @@ def main():
         "that median: the factor column. Python counts x{:g}-{:g}.".format(
             search.core_path(), k_here * 1000, KOCIEMBA_STATES, brick_time.KOCIEMBA_BRICK_S,
             *brick_time.INT_FACTOR), "",
-        "| size | states | mean moves | median time here | core share of the time | "
+        "| size | states | mean moves | median time here | compiled share (core, kociemba) | "
         "compiled factor (from kociemba's time) | brick estimate of the median solve (time) |",
         "|---|---|---|---|---|---|---|"]
     for size in [int(s) for s in args.sizes.split(",")]:

@@ -175,3 +175,14 @@ def test_finish_in_order_stops_after_max_searches_views():
         # one candidate per view searched (views that give the same text are merged)
         assert set(per_state) == set(finished)
         assert all(per_state[k] <= finished[k] for k in finished)
+
+
+def test_kociemba_seconds_count_the_compiled_searches_in_this_process():
+    from cubebot.solver import kociemba_load
+    if kociemba_load.probe()[0] != kociemba_load.COMPILED:
+        pytest.skip("kociemba's compiled part does not load here")
+    state = scramble.random_state(3, seeded(3333))
+    before = solve3.KOCIEMBA_SECONDS[0]
+    solution = solve3.solve(state, fork=False, views=solve3.VIEWS[:2])[0]
+    check_solves(state, solution)
+    assert solve3.KOCIEMBA_SECONDS[0] > before
