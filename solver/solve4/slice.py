@@ -177,6 +177,8 @@ class SliceSearch(object):
         self.all_subsets = tuple(combinations(range(N_ORBIT), SLICE_SIZE))
         self.subsets = []
         self._model = None           # the search.MaskModel of core_spec, made on first use
+        self._by_mask = None         # by_mask for the core (native 32-bit, 5 a mask)
+        self._every = None           # the model's spec with every set of edges (start())
         self._spec = None            # (subsets, its spec)
 
     def core_spec(self):
@@ -190,9 +192,9 @@ class SliceSearch(object):
         return spec
 
     def _mask_model(self):
+        """The stage's search.MaskModel (and _by_mask, _every), made on first use."""
         if self._model is None:
             cs = self.cs
-            cu, cr, cf = cs.coords
             orbit = bytes(x for ma, mb in self.orbit.maps for x in tuple(ma) + tuple(mb))
             self._model = MaskModel(
                 self.moves, [self.orbit.mover.flat()], [0, 0, 0], [c.flat() for c in cs.coords],
