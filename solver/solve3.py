@@ -305,33 +305,28 @@ def solve(state, metric="htm", budget=None, fork=True, views=VIEWS, depth=DEFAUL
     return [parse(t) for t in sorted(set(texts), key=lambda t: (len(t.split()), t))]
 
 
-def finish_in_order(states, whole, good, budget=None, views=VIEWS, depth=DEFAULT_DEPTH,
-                    max_searches=None):
+def finish_in_order(states, whole, good, budget=None, views=VIEWS, depth=DEFAULT_DEPTH):
     """Several reduced cubes' 3x3x3 parts finished in turn, in this process.
 
     states: the 54-facelet 3x3x3 states, best first; whole(k, finish): the
     whole solution (move list) of the k-th with that finish (its reduction
     and the finish, merged). Each state is solved in every view (`solve`,
     fork=False, within `depth`) until one has a finish of at most `good`
-    moves (unmerged), or `max_searches` views have been searched in all (None:
-    no limit; the last state gets the views left), or the budget (seconds) has
-    run out (the first state at least, as `solve` does). Returns [(OBTM count,
-    order, k, finish, whole solution)], shortest first.
+    moves (unmerged), or the budget (seconds) has run out (the first state at
+    least, as `solve` does). Returns [(OBTM count, order, k, finish, whole
+    solution)], shortest first.
     """
     deadline = None if budget is None else time.monotonic() + budget
-    scored, searched = [], 0
+    scored = []
     for k, state in enumerate(states):
         left = None if deadline is None else deadline - time.monotonic()
         if left is not None and left <= 0 and scored:
             break
-        use = views if max_searches is None else views[:max(max_searches - searched, 1)]
-        finishes = solve(state, budget=left, fork=False, views=use, depth=depth)
-        searched += len(use)
+        finishes = solve(state, budget=left, fork=False, views=views, depth=depth)
         for finish in finishes:
             moves = whole(k, finish)
             scored.append((count(moves, "obtm"), len(scored), k, finish, moves))
-        if min(len(finish) for finish in finishes) <= good or \
-                (max_searches is not None and searched >= max_searches):
+        if min(len(finish) for finish in finishes) <= good:
             break
     scored.sort(key=lambda t: t[:2])
     return scored

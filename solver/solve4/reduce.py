@@ -43,11 +43,8 @@ FRAME_SLACK = 2                # centre frames this many moves longer than the s
                                # also go on to the slice and pairs stages
 MAX_STAGE_COST = 20            # above any slice or pairs stage solution (tables: at most 11)
 CORNER_SIZE = 2
-MAX_REDUCED = 2                # reduced cubes (pairs solutions of the shortest total) finished,
+MAX_REDUCED = 3                # reduced cubes (pairs solutions of the shortest total) finished,
 GOOD_FINISH = 19               # in order, until one has a 3x3x3 finish this short (moves, unmerged)
-FINISH_SEARCHES = len(REDUCED_VIEWS)  # or until this many kociemba searches (views) in all:
-                               # the first cube's views (more views of one cube are less alike
-                               # than the views of other reduced cubes, which differ little)
 GATHERED = 3                   # pairs solutions looked for per reduced cube wanted after the first
                                # (some lead to the same cube: moves of one axis in another order)
 GATHER_NODES = 50000           # nodes (about 0.2 s here) spent looking for them
@@ -441,8 +438,7 @@ class Reducer(CentresAndWings):
             return simplify(to_physical(flat[k] + list(finish))[0])
 
         scored = solve3.finish_in_order([to_3x3(cube) for _, cube in reductions], whole,
-                                        GOOD_FINISH, budget, REDUCED_VIEWS, FINISH_DEPTH,
-                                        FINISH_SEARCHES)
+                                        GOOD_FINISH, budget, REDUCED_VIEWS, FINISH_DEPTH)
         candidates = [t[4] for t in scored]
         _, _, k, best_finish, _ = scored[0]
         stage_moves = dict(zip(STAGES, reductions[k][0] + [list(best_finish)]))

@@ -161,22 +161,6 @@ def test_finish_in_order_stops_at_a_good_finish_and_sorts_whole_solutions():
             check_solves(states[k], solution)
 
 
-def test_finish_in_order_stops_after_max_searches_views():
-    rng = seeded(3232)
-    states = [scramble.random_state(3, rng) for _ in range(3)]
-    views = solve3.VIEWS[:3]
-    for max_searches, finished in ((2, {0: 2}), (3, {0: 3}), (5, {0: 3, 1: 2}), (None, {0: 3, 1: 3, 2: 3})):
-        scored = solve3.finish_in_order(states, lambda k, finish: list(finish), 0, views=views,
-                                        max_searches=max_searches)
-        per_state = {}
-        for _, _, k, _, solution in scored:
-            per_state[k] = per_state.get(k, 0) + 1
-            check_solves(states[k], solution)
-        # one candidate per view searched (views that give the same text are merged)
-        assert set(per_state) == set(finished)
-        assert all(per_state[k] <= finished[k] for k in finished)
-
-
 def test_kociemba_seconds_count_the_compiled_searches_in_this_process():
     from cubebot.solver import kociemba_load
     if kociemba_load.probe()[0] != kociemba_load.COMPILED:

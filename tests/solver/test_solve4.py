@@ -659,7 +659,6 @@ def test_finishing_more_reductions_never_makes_the_solve_longer(tables_dir, monk
     reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
     state = scramble.random_state(N, seeded(1919))
     results = []
-    monkeypatch.setattr(reduce_module, "FINISH_SEARCHES", None)
     for k in (1, 4):
         monkeypatch.setattr(reduce_module, "MAX_REDUCED", k)
         result = _reducer(tables_dir).solve(state)
@@ -675,14 +674,12 @@ def test_finishing_more_reductions_never_makes_the_solve_longer(tables_dir, monk
 
 def test_reduced_cubes_are_finished_until_one_finish_is_good_enough(tables_dir, monkeypatch):
     # GOOD_FINISH: a first reduced cube whose finish is that short ends the finishing; one
-    # that never is (0) lets every reduced cube be finished (without FINISH_SEARCHES), never
-    # to a longer solve
+    # that never is (0) lets every reduced cube be finished, never to a longer solve
     import importlib
     from cubebot.solver.solve4.finish import REDUCED_VIEWS as FINISH_VIEWS
     reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
     state = scramble.random_state(N, seeded(2020))
     results = {}
-    monkeypatch.setattr(reduce_module, "FINISH_SEARCHES", None)
     for good in (30, 0):
         monkeypatch.setattr(reduce_module, "GOOD_FINISH", good)
         result = _reducer(tables_dir).solve(state)
