@@ -6,8 +6,9 @@
   scan_seconds (homing + scanning, robot clock), compute_seconds (resolve +
   solve + plan as the brick would take them: robot.brick_time, by default
   cubebot.robot.job.brick_time.estimate, maps the CPU time measured here to a range of
-  brick seconds, colour resolution weighted as floating point and solve +
-  plan as integer work; compute_seconds is the range's central value and
+  brick seconds, colour resolution weighted as floating point (its joint search, where
+  compiled, as compiled floating point) and solve + plan as integer work;
+  compute_seconds is the range's central value and
   compute_range_seconds [low, high] the range; on the real brick the
   measured time itself. CPU time, of this process and of the solver's
   reaped child processes, so that other load on the machine does not
@@ -45,7 +46,7 @@ class Robot(object):
         self.profile = profile
         self.config = mechanism.config
         self.world = world
-        self.brick_time = brick_time          # (int_s, float_s) -> brick_time.BrickTime
+        self.brick_time = brick_time          # (int_s, float_s, compiled_float_s) -> BrickTime
         self.debug = debug
         self.last_scan = None
         self.last_readings = None
@@ -99,16 +100,18 @@ def _scan(robot, size, emit, stop, resolve):
     if resolve is None:
         from cubebot.robot.colour.resolve import resolve
     from cubebot.robot.colour.scanfile import dump_defacto
+    from cubebot.robot.colour.joint import COMPILED_SECONDS
     mech = robot.mechanism
     start = mech.now_s()
-    used = [0.0]
+    used = [0.0, 0.0]           # CPU seconds of colour resolution: all of it, in compiled code
 
     def timed_resolve(readings, n, profile=None):
-        t0 = cpu_seconds()
+        t0, c0 = cpu_seconds(), COMPILED_SECONDS[0]
         try:
             return resolve(readings, n) if profile is None else resolve(readings, n, profile)
         finally:
             used[0] += cpu_seconds() - t0
+            used[1] += COMPILED_SECONDS[0] - c0
 
     emit("state", {"state": "scanning"})
     try:
@@ -124,7 +127,8 @@ def _scan(robot, size, emit, stop, resolve):
         raise
     robot.last_readings = result.readings
     robot.last_scan = dump_defacto([list(s) for s in result.readings], size)
-    return result, mech.now_s() - start, used[0]
+    compiled = min(used[1], used[0])
+    return result, mech.now_s() - start, (used[0] - compiled, compiled)
 
 
 def scan_job(robot, size, emit=None, stop=None, resolve=None):
@@ -168,7 +172,7 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
     check_stop(stop)
     emit("state", {"state": "solving"})
     plan, naive, moves, compute = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
-    brick = robot.brick_time(compute, resolve_s)
+    brick = robot.brick_time(compute, resolve_s[0], resolve_s[1])
     result["compute_seconds"] += brick.central
     result["compute_low"] += brick.low
     result["compute_high"] += brick.high
@@ -190,7 +194,7 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
     turned = mech.now_s() - t0
     result["turn_seconds"] += turned
     # The check's preparation ran while the cube turned: only what outlasts the turning counts.
-    prepare_brick = robot.brick_time(prepare_cpu, 0.0)
+    prepare_brick = robot.brick_time(prepare_cpu, 0.0, 0.0)
     result["overlapped_seconds"] += min(prepare_brick.central, turned)
     excess = max(0.0, prepare_brick.central - turned)
     result["compute_seconds"] += excess
