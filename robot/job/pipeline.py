@@ -171,12 +171,10 @@ def _solve_and_plan(robot, size, state, where, budget, solve):
     return choice, [format_move(m) for m in choice.moves], compute
 
 
-def _naive_plan(config, size, state, where, first, solve):
+def _naive_plan(config, size, where, first):
     """The naive recipe on the solver's first solution of the cube as scanned (the
-    baseline of the report; solved here when the chosen views left it out)."""
-    from cubebot.robot.plan import choose, planner
-    if first is None:
-        first = choose.baseline(state, size, solve)
+    baseline of the report)."""
+    from cubebot.robot.plan import planner
     return planner.plan_naive(first, where, TimeModel.from_config(config), AWAY, size)
 
 
@@ -212,7 +210,7 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
     executor = Executor(mech, stop=stop, emit=emit, world=world, debug=robot.debug)
     # While the cube turns: the check's preparation, and the naive baseline for the report.
     preparing = Background(checking.prepare, scan.state, scan.where, plan.actions, size, scan.readings)
-    baseline = Background(_naive_plan, robot.config, size, scan.state, scan.where, choice.first, solve)
+    baseline = Background(_naive_plan, robot.config, size, scan.where, choice.first)
     try:
         executor.run(plan, start_state=scan.state if world is None else None,
                      start_where=scan.where, release=False)

@@ -11,66 +11,41 @@ inverted, and each is checked on the state.
 
 Each view is one more solve, which costs compute on the brick
 (cubebot.robot.job.brick_time), so how many views are asked for is a setting
-per size (`solution_views_2x2`, `solution_views_3x3`), and the views come in
-the order most likely to give a cheap solution first (`ranked_views`). A
-2x2x2 solve is a few table lookups, so all 48 views are asked for. A 3x3x3
-view is a kociemba search, which costs more on the brick than a second view
-saves in turning, so one view is asked for: the one that puts kociemba's
-quarter-turn axis where the mechanism turns it cheaply. bench/robot.py shows
-what more views gain and cost.
+per size (`solution_views_2x2`, `solution_views_3x3`): the first `views` of
+VIEWS, the identity first (its solution is the naive recipe's baseline), then
+its inverse, then the next rotation and its inverse, and so on. A 2x2x2 solve
+is a few table lookups, so all 48 views are asked for. A 3x3x3 view is a
+kociemba search, which costs more on the brick than the turning it saves, so
+only the cube as it lies is solved unless a configuration asks for more.
+Which rotation is solved does not matter on average: on held-out cubes each
+view's solutions alone come out alike for the mechanism (docs/planner.md), so
+more views help only by giving more candidates. bench/robot.py shows what
+they gain and cost.
 
 `choose(state, size, where, model, views, solve)` returns a Choice: the
 chosen moves and plan, the solver's first solution of the cube as it lies
-(the naive recipe's baseline) when the identity view was among those solved,
-and how many candidates were planned.
+(the naive recipe's baseline) and how many candidates were planned.
 """
 
 from collections import namedtuple
 
 from cubebot.solver.facelets import is_solved, solved
-from cubebot.solver.moves import Move, apply, format_moves, invert, parse, rotated_faces
+from cubebot.solver.moves import Move, apply, format_moves, invert, rotated_faces
 
-from cubebot.robot.machine import orientation
 from cubebot.robot.machine.timing import AWAY
 from cubebot.robot.plan import planner
 
 # The 24 whole-cube rotations, identity first: each face brought up, each of four turns.
 ROTATIONS = tuple((up + " " + turn).strip() for up in ("", "x", "x2", "x'", "z", "z'")
                   for turn in ("", "y", "y2", "y'"))
-# A view: (rotation, inverse). The cube turned by each rotation, then its inverse turned so.
-VIEWS = tuple((rotation, inverse) for inverse in (False, True) for rotation in ROTATIONS)
+# A view: (rotation, inverse): the cube turned by the rotation, or its inverse turned so.
+# The identity first, each rotation's inverse right after it.
+VIEWS = tuple((rotation, inverse) for rotation in ROTATIONS for inverse in (False, True))
 IDENTITY_VIEW = VIEWS[0]
-
-# How cheap a view's solutions tend to be for the mechanism, by the robot axis on which the
-# view puts kociemba's U-D axis (the axis of its second phase's quarter turns), 0 best.
-# The flipper turns the cube about the robot's left-right axis, so faces at the robot's
-# front and back come down by flips alone. Solutions of the cube itself do best with that
-# axis front-back; those of the inverse cube (the same moves reversed and inverted) with it
-# left-right. Measured on kociemba's solutions of held-out cubes (docs/planner.md).
-AXIS_RANK = {False: {"F": 0, "B": 0, "U": 1, "D": 1, "L": 2, "R": 2},
-             True: {"L": 0, "R": 0, "U": 1, "D": 1, "F": 2, "B": 2}}
 
 Choice = namedtuple("Choice", ["moves", "plan", "first", "candidates"])
 Choice.__doc__ = """moves, plan: the chosen solution and its plan; first: the solver's first
-solution of the cube as scanned (the baseline), None when the identity view was not solved;
-candidates: how many solutions were planned."""
-
-
-def ranked_views(where):
-    """The 48 VIEWS, those most likely to give a cheap solution for a cube lying as `where`
-    first (AXIS_RANK), the views of the cube and of its inverse taking turns within a rank."""
-    def rank(view):
-        rotation, inverse = view
-        up = rotated_faces(rotation)["U"] if rotation else "U"
-        return AXIS_RANK[inverse][orientation.position_of(where, up)]
-
-    taken = {}
-    keyed = []
-    for view in VIEWS:
-        group = (rank(view), view[1])
-        taken[group] = taken.get(group, -1) + 1
-        keyed.append(((group[0], taken[group], view[1]), view))
-    return [view for _, view in sorted(keyed)]
+solution of the cube as scanned (the baseline); candidates: how many solutions were planned."""
 
 
 def _rotation_of(state, size):
@@ -78,8 +53,16 @@ def _rotation_of(state, size):
     home = solved(size)
     for rotation in ROTATIONS:
         if (apply(home, rotation, size) if rotation else home) == state:
-            return parse(rotation)
+            return rotation
     raise ValueError("the state is not a turned solved cube")
+
+
+def _renamed(moves, rotation):
+    """`moves` made after `rotation`, as moves made before it (then the rotation, left out)."""
+    if not rotation:
+        return list(moves)
+    faces = rotated_faces(rotation)
+    return [Move(faces[m.face], m.first, m.last, m.turns) for m in moves]
 
 
 def view_solutions(state, size, view, solve, known=None):
@@ -91,14 +74,13 @@ def view_solutions(state, size, view, solve, known=None):
         raise ValueError("the inverse view needs a known solution of the cube")
     seen = apply(solved(size), known, size) if inverse else state
     turned = apply(seen, rotation, size) if rotation else seen
-    faces = rotated_faces(rotation) if rotation else None
     found = []
     for moves in solve(turned, size=size).candidates or []:
-        back = [Move(faces[m.face], m.first, m.last, m.turns) for m in moves] if faces else list(moves)
+        back = _renamed(moves, rotation)
         if inverse:
             # back solves the inverse cube, maybe ending turned (a 2x2x2 has no centres):
-            # that turn first, then back inverted, solves the cube itself
-            back = _rotation_of(apply(seen, back, size), size) + invert(back)
+            # that turn, then back inverted, solves the cube itself; the turn is made last
+            back = _renamed(invert(back), _rotation_of(apply(seen, back, size), size))
         if not is_solved(apply(state, back, size), size):
             raise ValueError("solution {} of the view {} does not solve the cube".format(
                 format_moves(back), view))
@@ -107,7 +89,7 @@ def view_solutions(state, size, view, solve, known=None):
 
 
 def choose(state, size, where, model, views=1, solve=None, budget=None):
-    """The Choice among the solutions of the first `views` of ranked_views(where)."""
+    """The Choice among the solutions of the first `views` of VIEWS."""
     if solve is None:
         from cubebot.solver.api import solve
     if budget is not None:
@@ -117,22 +99,11 @@ def choose(state, size, where, model, views=1, solve=None, budget=None):
             return base(s, size=size, budget=budget)
     candidates = []
     seen = set()
-    first = None
-    for view in ranked_views(where)[:max(1, views)]:
-        found = view_solutions(state, size, view, solve, candidates[0] if candidates else None)
-        if view == IDENTITY_VIEW and found:
-            first = found[0]
-        for moves in found:
+    for view in VIEWS[:max(1, views)]:
+        for moves in view_solutions(state, size, view, solve, candidates[0] if candidates else None):
             text = format_moves(moves)
             if text not in seen:
                 seen.add(text)
                 candidates.append(moves)
     best, plan = planner.fastest(candidates, where, model, AWAY, size)
-    return Choice(best, plan, first, len(candidates))
-
-
-def baseline(state, size, solve=None):
-    """The solver's first solution of the cube as it lies (the naive recipe's baseline)."""
-    if solve is None:
-        from cubebot.solver.api import solve
-    return list(solve(state, size=size).moves)
+    return Choice(best, plan, candidates[0], len(candidates))
