@@ -44,7 +44,7 @@ from cubebot.robot.machine.config import Config  # noqa: E402
 SEEDS = 200
 SIZES = (3, 2)
 WHAT_IF_SEEDS = 40
-WHAT_IF_VIEWS = (2, 4, 48)       # the 3x3x3 what-ifs: solutions of this many views (choose.ranked_views)
+WHAT_IF_VIEWS = (2, 4, 48)       # the 3x3x3 what-ifs: solutions of the first this many of choose.VIEWS
 TARGET_TOTAL_3X3_S = 45.0
 TARGET_TURN_SAVING = {3: 0.20, 2: 0.33}      # turning below the naive recipe, per size
 PUBLISHED_RANGE = "about 90 s, up to 300 s in other reports (MINDCUB3R, cited in docs/references.md)"
