@@ -36,7 +36,6 @@ KOCIEMBA_SEED = 4848
 KOCIEMBA_STATES = 8          # kociemba states timed both ways (each well below its slow tail)
 KOCIEMBA_QUICK_S = 0.05      # states kociemba solves within this here are kept
 REPEATS = 5                  # timings: the best of this many
-GUEST_DATA = "/tmp/cubebot-colour-bench.json"       # inside the chroot
 GUEST_MODULE = "/tmp/cubebot-assign-armel.so"        # inside the chroot
 
 
