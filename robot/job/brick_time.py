@@ -26,9 +26,10 @@ Basis (docs/brick.md, docs/references.md):
 Compiled floating point (the joint colour search in C, robot/colour/_assign.c)
 counts COMPILED_FLOAT_FACTOR: compiled integer code is within INT_FACTOR
 (kociemba's C solve, 1 s on the brick, runs 10-30 ms here: x35-x100), and
-under the same emulation the compiled colour search slows down about 4.3
-times as much as kociemba's C solve does, for its soft-float calls
-(bench/colour_compiled.py --armel); COMPILED_FLOAT_OVER_INT rounds that up.
+under the same emulation the compiled colour search slows down 3 to 4.3
+times as much as kociemba's C solve does (repeated runs of
+bench/colour_compiled.py --armel), for its soft-float calls;
+COMPILED_FLOAT_OVER_INT rounds that up.
 
 Compiled code (the solver's compiled core, kociemba's C search) has its own
 factor, taken from a fact and a measurement of the same run: kociemba's C
