@@ -21,6 +21,9 @@ CORE = Extension("cubebot.solver._core", ["solver/_core.c"], optional=True)
 # (cubebot.solver.maskstage runs its stages in Python, or the big cubes keep their
 # join stages, without it).
 STAGE = Extension("cubebot.solver._stage", ["solver/_stage.c"], optional=True)
+# The compiled joint colour search (robot/colour/_assign.c): optional in the same way
+# (cubebot.robot.colour.joint runs the same search in Python without it).
+ASSIGN = Extension("cubebot.robot.colour._assign", ["robot/colour/_assign.c"], optional=True)
 
 
 class OptionalBuildExt(build_ext):
@@ -72,7 +75,7 @@ setup(
     package_dir=PACKAGE_DIR,
     package_data={"cubebot.tables": ["manifest.json"],
                   "cubebot.robot.ui.classroom": ["static/*.html", "static/*.js", "static/*.css"]},
-    ext_modules=[CORE, STAGE],
+    ext_modules=[CORE, STAGE, ASSIGN],
     cmdclass={"build_ext": OptionalBuildExt},
     python_requires=">=3.5",
     install_requires=[

@@ -189,6 +189,7 @@ cmd_deps() {
         say "python packages installed; kociemba's cache is ready"
     fi
     build_core
+    build_extension "$APP/robot/colour/_assign.c" "compiled colour search" "colour resolution runs its Python search"
     write_launcher
     "$PY" -m compileall -q "$APP/cubebot" "$APP/robot" "$APP/solver" "$APP/tables/__init__.py" "$APP/deploy" >/dev/null || say "warning: could not byte-compile (starts will be slower)"
 }
@@ -196,19 +197,25 @@ cmd_deps() {
 # The solver's compiled search core (solver/_core.c), built with the compiler and headers
 # kociemba needs (KOCIEMBA_DEBS). Optional: without it the solver runs its pure-Python path.
 build_core() {
-    src="$APP/solver/_core.c"
+    build_extension "$APP/solver/_core.c" "compiled search core" "the solver runs its pure-Python path"
+}
+
+# build_extension SRC WHAT FALLBACK: compile the optional C module SRC beside itself; on
+# failure say that WHAT was not built and what runs instead (FALLBACK).
+build_extension() {
+    src=$1
     [ -f "$src" ] || return 0
     suffix=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX") or ".so")')
     include=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-    so="$APP/solver/_core$suffix"
+    so="${src%.c}$suffix"
     errors=$(mktemp)
     if command -v gcc >/dev/null 2>&1 && [ -f "$include/Python.h" ] &&
         gcc -O2 -shared -fPIC -I"$include" -o "$so.tmp" "$src" 2>"$errors"; then
         mv "$so.tmp" "$so"
-        say "compiled search core built: $(basename "$so")"
+        say "$2 built: $(basename "$so")"
     else
         rm -f "$so.tmp"
-        say "warning: the compiled search core was not built ($(head -n 1 "$errors" || true)); the solver runs its pure-Python path"
+        say "warning: the $2 was not built ($(head -n 1 "$errors" || true)); $3"
     fi
     rm -f "$errors"
 }

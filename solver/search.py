@@ -206,16 +206,17 @@ CORE_SECONDS = [0.0]                         # wall time spent inside the core (
                                              # the brick-time estimate scales it as compiled code
 
 
-def compiled_module(name, cache):
-    """The optional compiled module cubebot.solver.NAME, or None (not built, or
-    CUBEBOT_PURE_PYTHON=1); cache: a list that keeps the import's outcome."""
+def compiled_module(name, cache, package="cubebot.solver"):
+    """The optional compiled module PACKAGE.NAME (cubebot.solver.NAME unless told), or
+    None (not built, or CUBEBOT_PURE_PYTHON=1); cache: a list that keeps the import's
+    outcome."""
     import os
     import importlib
     if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
         return None
     if not cache:
         try:
-            cache.append(importlib.import_module("cubebot.solver." + name))
+            cache.append(importlib.import_module(package + "." + name))
         except ImportError:
             cache.append(None)
     return cache[0]

@@ -127,6 +127,7 @@ class Level(object):
 # Made on first use, then kept (see rotation_classes).
 _ROTATION_CLASSES = {}
 _CLASS_GETTERS = []
+_CLASS_KEYS = []
 
 
 def rotation_classes():
@@ -150,11 +151,20 @@ def rotation_classes():
             key = tuple(sorted(triples))
             if key not in ids:
                 ids[key] = len(ids)
-                _CLASS_GETTERS.append(tuple(
-                    operator.itemgetter(*[index for index, _, _ in _keys(names, label, turns)])
-                    for names, turns in ((CORNER_NAMES, _CORNER_TURNS), (EDGE_NAMES, _EDGE_TURNS))))
+                keys = tuple(tuple(index for index, _, _ in _keys(names, label, turns))
+                             for names, turns in ((CORNER_NAMES, _CORNER_TURNS),
+                                                  (EDGE_NAMES, _EDGE_TURNS)))
+                _CLASS_KEYS.append(keys)
+                _CLASS_GETTERS.append(tuple(operator.itemgetter(*k) for k in keys))
             _ROTATION_CLASSES[perm] = ids[key]
     return _ROTATION_CLASSES
+
+
+def class_keys():
+    """Per rotation class id: (corner table indices, edge table indices), the candidates'
+    indices into position_costs tables under the labellings of that class."""
+    rotation_classes()
+    return _CLASS_KEYS
 
 
 def position_lows(tables, group):

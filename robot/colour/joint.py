@@ -8,10 +8,15 @@ colour model's, per facelet and class (dimensionless, negative log-likelihoods
 capped at COST_CAP); the margins below are in the same units.
 """
 
+import itertools
+import time
+
+from cubebot.solver.cubies import CORNER_NAMES, EDGE_NAMES
 from cubebot.solver.facelets import FACES, solved
 
-from cubebot.robot.colour.assign import (DBL, PieceSearch, build_levels, fill, labellings,
-                                         position_costs, position_lows)
+from cubebot.robot.colour.assign import (DBL, PieceSearch, build_levels, class_keys, fill,
+                                         labellings, position_costs, position_lows,
+                                         rotation_classes)
 from cubebot.robot.colour.balanced import hungarian, swap_gaps
 from cubebot.robot.colour.pieces import orbits, solved_pieces
 
@@ -27,15 +32,76 @@ SEARCH_MARGIN = MARGIN + MARGIN_PER_CORRECTION * (MAX_CORRECTIONS - 1)
 # Search effort before giving up (node expansions).
 MAX_NODES = 5000
 
+# The compiled joint search (robot/colour/_assign.c) where it is built: the same search,
+# the same double operations in the same order, so the same answer.
+COMPILED_NAME = "_assign"
+_COMPILED = []
+_COMPILED_ARGS = []
+# CPU seconds spent in the compiled search so far in this process (the brick-time
+# estimator counts them as compiled code, cubebot.robot.job.brick_time).
+COMPILED_SECONDS = [0.0]
+
+
+def compiled():
+    """The compiled joint search module, or None (not built, or CUBEBOT_PURE_PYTHON=1)."""
+    from cubebot.solver.search import compiled_module
+    return compiled_module(COMPILED_NAME, _COMPILED, package=__name__.rsplit(".", 1)[0])
+
+
+def _compiled_args():
+    """The compiled search's fixed arguments: the pieces' faces as indices into URFDLB,
+    the rotation class of each labelling by its rank, and each class's table indices."""
+    if not _COMPILED_ARGS:
+        groups = rotation_classes()
+        keys = class_keys()
+        _COMPILED_ARGS.extend([
+            [[FACES.index(c) for c in name] for name in CORNER_NAMES],
+            [[FACES.index(c) for c in name] for name in EDGE_NAMES],
+            [groups[p] for p in itertools.permutations(range(6))],
+            [corner for corner, _ in keys],
+            [edge for _, edge in keys]])
+    return _COMPILED_ARGS
+
+
+def joint_search(cost, n, module=None):
+    """The PieceSearch of `cost` run to its end: by the compiled module where it is
+    built (or given), else in Python. Both give the same found, nodes and exhausted."""
+    orb = orbits(n)
+    search = PieceSearch(SEARCH_MARGIN, MAX_NODES, check_parity=(n % 2 == 1))
+    module = compiled() if module is None else module
+    if module is None:
+        _python_search(search, cost, n, orb)
+        return search
+    began = time.process_time()
+    try:
+        names, edge_names, groups, corner_keys, edge_keys = _compiled_args()
+        nodes, exhausted, found = module.search(
+            cost, orb.corners, orb.edges, orb.fixed, names, edge_names, groups, corner_keys,
+            edge_keys, SEARCH_MARGIN, MAX_NODES, int(search.check_parity), DBL)
+    finally:
+        COMPILED_SECONDS[0] += time.process_time() - began
+    search.nodes, search.exhausted = nodes, exhausted
+    search.found = [(c, dict(zip(FACES, classes)), list(chosen)) for c, classes, chosen in found]
+    return search
+
 
 def cheapest(cost, n):
     """One joint assignment: (search, letters, label, ambiguous facelets of big cubes).
 
     letters is None when no valid cube was found.
     """
-    orb = orbits(n)
+    search = joint_search(cost, n)
+    if not search.found:
+        return search, None, None, set()
+    _, label, placements = search.found[0]
+    letters = letters_of(n, label, placements)
+    ambiguous = orbit_solve(cost, n, label, letters) if n > 3 else set()
+    return search, letters, label, ambiguous
+
+
+def _python_search(search, cost, n, orb):
+    """Run `search` (a PieceSearch) over every labelling of `cost` in Python."""
     tables = (position_costs(cost, orb.corners), position_costs(cost, orb.edges))
-    search = PieceSearch(SEARCH_MARGIN, MAX_NODES, check_parity=(n % 2 == 1))
     # Per rotation class: its position_lows, shared by its 24 labellings, and
     # their sum over the positions a labelling's base does not cost (on even
     # cubes the DBL corner is the labelling's own).
@@ -52,12 +118,6 @@ def cheapest(cost, n):
         return label, build_levels(tables, label, not orb.fixed, lows[group])
 
     search.run(entries, make_levels)
-    if not search.found:
-        return search, None, None, set()
-    _, label, placements = search.found[0]
-    letters = letters_of(n, label, placements)
-    ambiguous = orbit_solve(cost, n, label, letters) if n > 3 else set()
-    return search, letters, label, ambiguous
 
 
 def low_margin(cost, classes, limit):

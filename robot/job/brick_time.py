@@ -23,13 +23,21 @@ Basis (docs/brick.md, docs/references.md):
 - bench/brick.py measures the emulated/native ratios of a solve and of a
   colour resolution again and records them next to this estimate.
 
+Compiled floating point (the joint colour search in C, robot/colour/_assign.c)
+counts COMPILED_FLOAT_FACTOR: compiled integer code is within INT_FACTOR
+(kociemba's C solve, 1 s on the brick, runs 10-30 ms here: x35-x100), and
+under the same emulation the compiled colour search slows down 3 to 4.3
+times as much as kociemba's C solve does (repeated runs of
+bench/colour_compiled.py --armel), for its soft-float calls;
+COMPILED_FLOAT_OVER_INT rounds that up.
+
 Compiled code (the solver's compiled core, kociemba's C search) has its own
 factor, taken from a fact and a measurement of the same run: kociemba's C
 solve of a 3x3x3 takes about KOCIEMBA_BRICK_S (1 s) on the brick
 (docs/references.md), so compiled_factor(t) = KOCIEMBA_BRICK_S / t for its
 time t here.
 
-estimate(int_s, float_s) -> BrickTime(low, high, central) in seconds;
+estimate(int_s, float_s, compiled_float_s) -> BrickTime(low, high, central) in seconds;
 central is the geometric mean of the bounds (the factors are ratios).
 estimate_solve(total_s, compiled_s, kociemba_here_s) splits a solve's time
 into its compiled part and the Python rest.
@@ -42,15 +50,20 @@ INT_FACTOR = (50.0, 150.0)        # brick seconds per second here, integer Pytho
 FLOAT_OVER_INT = 3.0              # soft-float work costs this much more per operation
 FLOAT_FACTOR = (INT_FACTOR[0] * FLOAT_OVER_INT, INT_FACTOR[1] * FLOAT_OVER_INT)
 
+COMPILED_FLOAT_OVER_INT = 5.0     # compiled soft-float code over compiled integer code (emulated)
+COMPILED_FLOAT_FACTOR = (INT_FACTOR[0] * COMPILED_FLOAT_OVER_INT, INT_FACTOR[1] * COMPILED_FLOAT_OVER_INT)
+
 KOCIEMBA_BRICK_S = 1.0            # kociemba's C solve of a 3x3x3 on the brick (docs/references.md)
 
 BrickTime = namedtuple("BrickTime", ["low", "high", "central"])
 
 
-def estimate(int_s, float_s=0.0, int_factor=INT_FACTOR, float_factor=FLOAT_FACTOR):
-    """Brick seconds for int_s s of integer work and float_s s of float work here."""
-    low = int_s * int_factor[0] + float_s * float_factor[0]
-    high = int_s * int_factor[1] + float_s * float_factor[1]
+def estimate(int_s, float_s=0.0, compiled_float_s=0.0, int_factor=INT_FACTOR,
+             float_factor=FLOAT_FACTOR, compiled_float_factor=COMPILED_FLOAT_FACTOR):
+    """Brick seconds for int_s s of integer Python, float_s s of floating-point Python and
+    compiled_float_s s of compiled floating-point work here."""
+    low = int_s * int_factor[0] + float_s * float_factor[0] + compiled_float_s * compiled_float_factor[0]
+    high = int_s * int_factor[1] + float_s * float_factor[1] + compiled_float_s * compiled_float_factor[1]
     return BrickTime(low, high, math.sqrt(low * high))
 
 
@@ -71,9 +84,9 @@ def estimate_solve(total_s, compiled_s, kociemba_here_s):
     return BrickTime(low, high, math.sqrt(low * high))
 
 
-def on_the_brick(int_s, float_s=0.0):
+def on_the_brick(int_s, float_s=0.0, compiled_float_s=0.0):
     """Measured on the brick: the time itself (a range of width 0)."""
-    total = int_s + float_s
+    total = int_s + float_s + compiled_float_s
     return BrickTime(total, total, total)
 
 

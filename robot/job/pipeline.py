@@ -6,8 +6,9 @@
   scan_seconds (homing + scanning, robot clock), compute_seconds (resolve +
   solve + plan as the brick would take them: robot.brick_time, by default
   cubebot.robot.job.brick_time.estimate, maps the CPU time measured here to a range of
-  brick seconds, colour resolution weighted as floating point and solve +
-  plan as integer work; compute_seconds is the range's central value and
+  brick seconds, colour resolution weighted as floating point (its joint search, where
+  compiled, as compiled floating point) and solve + plan as integer work;
+  compute_seconds is the range's central value and
   compute_range_seconds [low, high] the range; on the real brick the
   measured time itself. CPU time, of this process and of the solver's
   reaped child processes, so that other load on the machine does not
@@ -45,7 +46,7 @@ class Robot(object):
         self.profile = profile
         self.config = mechanism.config
         self.world = world
-        self.brick_time = brick_time          # (int_s, float_s) -> brick_time.BrickTime
+        self.brick_time = brick_time          # (int_s, float_s, compiled_float_s) -> BrickTime
         self.debug = debug
         self.last_scan = None
         self.last_readings = None
@@ -99,16 +100,18 @@ def _scan(robot, size, emit, stop, resolve):
     if resolve is None:
         from cubebot.robot.colour.resolve import resolve
     from cubebot.robot.colour.scanfile import dump_defacto
+    from cubebot.robot.colour.joint import COMPILED_SECONDS
     mech = robot.mechanism
     start = mech.now_s()
-    used = [0.0]
+    used = []           # per resolution: CPU seconds (all of it, in compiled code)
 
     def timed_resolve(readings, n, profile=None):
-        t0 = cpu_seconds()
+        t0, c0 = cpu_seconds(), COMPILED_SECONDS[0]
         try:
             return resolve(readings, n) if profile is None else resolve(readings, n, profile)
         finally:
-            used[0] += cpu_seconds() - t0
+            spent = cpu_seconds() - t0
+            used.append((spent, min(COMPILED_SECONDS[0] - c0, spent)))
 
     emit("state", {"state": "scanning"})
     try:
@@ -124,7 +127,22 @@ def _scan(robot, size, emit, stop, resolve):
         raise
     robot.last_readings = result.readings
     robot.last_scan = dump_defacto([list(s) for s in result.readings], size)
-    return result, mech.now_s() - start, used[0]
+    return result, mech.now_s() - start, [(spent - compiled, compiled) for spent, compiled in used]
+
+
+def _resolve_overlap(robot, resolves, overlaps):
+    """(float seconds, compiled float seconds) of the resolutions, and the brick seconds
+    of them that ran while the mechanism moved (low, central, high): each resolution's
+    brick time up to the robot time of the moves that ran meanwhile
+    (ScanResult.overlap_seconds)."""
+    floats = sum(f for f, _ in resolves)
+    compiled = sum(c for _, c in resolves)
+    hidden = [0.0, 0.0, 0.0]
+    for (f, c), moving in zip(resolves, overlaps):
+        brick = robot.brick_time(0.0, f, c)
+        for k, seconds in enumerate((brick.low, brick.central, brick.high)):
+            hidden[k] += min(seconds, moving)
+    return floats, compiled, hidden
 
 
 def scan_job(robot, size, emit=None, stop=None, resolve=None):
@@ -141,18 +159,23 @@ def scan_job(robot, size, emit=None, stop=None, resolve=None):
 
 
 def _solve_and_plan(robot, size, state, where, budget, solve):
-    """(plan, naive plan, move texts, compute CPU seconds): the candidate cheapest for the
-    mechanism (cubebot.robot.plan.choose, `solution_views_NxN` orientations) and the naive
-    recipe on the solver's first solution of the cube as scanned (the baseline)."""
-    from cubebot.robot.plan import choose, planner
+    """(choice, move texts, compute CPU seconds): the candidate cheapest for the mechanism
+    (cubebot.robot.plan.choose, `solution_views_NxN` views)."""
+    from cubebot.robot.plan import choose
     from cubebot.solver.moves import format_move
     model = TimeModel.from_config(robot.config)
     t0 = cpu_seconds()
     views = getattr(robot.config, "solution_views_{0}x{0}".format(size), 1)
     choice = choose.choose(state, size, where, model, views, solve, budget)
     compute = cpu_seconds() - t0
-    naive = planner.plan_naive(choice.first, where, model, AWAY, size)
-    return choice.plan, naive, [format_move(m) for m in choice.moves], compute
+    return choice, [format_move(m) for m in choice.moves], compute
+
+
+def _naive_plan(config, size, where, first):
+    """The naive recipe on the solver's first solution of the cube as scanned (the
+    baseline of the report)."""
+    from cubebot.robot.plan import planner
+    return planner.plan_naive(first, where, TimeModel.from_config(config), AWAY, size)
 
 
 def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
@@ -167,11 +190,15 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
         return scan, None, [], None
     check_stop(stop)
     emit("state", {"state": "solving"})
-    plan, naive, moves, compute = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
-    brick = robot.brick_time(compute, resolve_s)
-    result["compute_seconds"] += brick.central
-    result["compute_low"] += brick.low
-    result["compute_high"] += brick.high
+    choice, moves, compute = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
+    plan = choice.plan
+    floats, compiled, hidden = _resolve_overlap(robot, resolve_s, scan.overlap_seconds)
+    brick = robot.brick_time(compute, floats, compiled)
+    # Resolution that ran while the last face's moves did is not waited for.
+    result["compute_seconds"] += brick.central - hidden[1]
+    result["compute_low"] += brick.low - hidden[0]
+    result["compute_high"] += brick.high - hidden[2]
+    result["overlapped_seconds"] += hidden[1]
     emit("solution", {"moves": moves, "state": scan.state})
     check_stop(stop)
     emit("state", {"state": "turning"})
@@ -181,16 +208,19 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
     # rescan after a slip starts a new cube frame.
     world = robot.world if not result["retries"] else None
     executor = Executor(mech, stop=stop, emit=emit, world=world, debug=robot.debug)
+    # While the cube turns: the check's preparation, and the naive baseline for the report.
     preparing = Background(checking.prepare, scan.state, scan.where, plan.actions, size, scan.readings)
+    baseline = Background(_naive_plan, robot.config, size, scan.where, choice.first)
     try:
         executor.run(plan, start_state=scan.state if world is None else None,
                      start_where=scan.where, release=False)
     finally:
         prepared, prepare_cpu = preparing.join()
+        naive, naive_cpu = baseline.join()
     turned = mech.now_s() - t0
     result["turn_seconds"] += turned
-    # The check's preparation ran while the cube turned: only what outlasts the turning counts.
-    prepare_brick = robot.brick_time(prepare_cpu, 0.0)
+    # That ran while the cube turned: only what outlasts the turning counts.
+    prepare_brick = robot.brick_time(prepare_cpu + naive_cpu, 0.0, 0.0)
     result["overlapped_seconds"] += min(prepare_brick.central, turned)
     excess = max(0.0, prepare_brick.central - turned)
     result["compute_seconds"] += excess

@@ -51,11 +51,13 @@ Spot = namedtuple("Spot", ["theta_deg", "arm", "robot_index"])
 Target = namedtuple("Target", ["theta_deg", "arm_deg", "index", "samples"])
 
 ScanResult = namedtuple("ScanResult", ["readings", "state", "resolution", "where", "rescans",
-                                       "doubtful", "seconds"])
+                                       "doubtful", "seconds", "overlap_seconds"])
 ScanResult.__doc__ = """readings: 6N^2 lists of (r, g, b) samples (cube frame, URFDLB);
 state: the resolved facelets (None if unresolved); resolution: colours' Resolution
 (or None); where: the orientation after scanning; rescans: how many rescans ran;
-doubtful: facelets still in doubt (empty when resolved); seconds: robot time."""
+doubtful: facelets still in doubt (empty when resolved); seconds: robot time;
+overlap_seconds: per resolution, the robot time of the moves that ran while it computed
+(the last face's table squaring and the arm going clear of the flipper)."""
 
 
 def ring_spots(n):
@@ -137,17 +139,20 @@ class Scanner(object):
         self._face = 0            # faces read so far in this pass
         self._faces = 0           # faces this pass reads
         self._doubtful = None     # the facelets in doubt that start this rescan (sent once)
+        self._table_moving = False    # the last face's squaring turn, started and not waited for
 
     def _check_stop(self):
         check_stop(self.stop, "while scanning")
 
     # -- reading ------------------------------------------------------------
-    def read_facelets(self, wanted=None):
+    def read_facelets(self, wanted=None, finish=True):
         """Read the facelets in `wanted` (cube-frame indices; None = all).
 
         A full read (None) replaces every facelet's samples with
         `samples_per_facelet` new ones; a rescan (a set) adds
         rescan.RESCAN_SAMPLES displaced samples to each wanted facelet's.
+        finish=False returns while the last face's moves still run (the table
+        squaring, the arm going clear of the flipper): finish_moves() waits for them.
         """
         nn = self.n * self.n
         faces = sorted(set(orientation.ROBOT_FACES[i // nn] for i in range(6 * nn)
@@ -156,13 +161,25 @@ class Scanner(object):
             self.readings = [[] for _ in range(6 * nn)]
         route = face_route(self.where, faces)
         self._face, self._faces = 0, len(route) + 1
-        self._read_face(wanted, next_q=route[0] if route else 0)
+        self._read_face(wanted, next_q=route[0] if route else 0, last=not route)
         for k in range(len(route)):
             self._check_stop()
             self.mech.flip()
             self.where = orientation.rotate(self.where, "x")
-            self._read_face(wanted, next_q=route[k + 1] if k + 1 < len(route) else 0)
+            self._read_face(wanted, next_q=route[k + 1] if k + 1 < len(route) else 0,
+                            last=k + 1 == len(route))
+        if finish:
+            self.finish_moves()
+
+    def finish_moves(self):
+        """Wait for the moves read_facelets(finish=False) left running; the robot seconds
+        that took (the mechanism is then as read_facelets() leaves it)."""
+        began = self.mech.now_s()
+        if self._table_moving:
+            self._table_moving = False
+            self.mech.wait_table()
         self.mech.move_arm_named("half")
+        return self.mech.now_s() - began
 
     def _targets(self, wanted):
         """The Targets of the face up: every spot once, or the wanted ones displaced."""
@@ -180,8 +197,9 @@ class Scanner(object):
                     targets.append(Target(theta, arm, index, 1))
         return targets
 
-    def _read_face(self, wanted, next_q):
-        """Read the wanted facelets of the face up; end turned by y^next_q, square."""
+    def _read_face(self, wanted, next_q, last=False):
+        """Read the wanted facelets of the face up; end turned by y^next_q, square (the
+        last face of a read starts that turn and does not wait for it)."""
         targets = self._targets(wanted)
         self._face += 1
         target = 90 * _shortest(next_q)
@@ -209,7 +227,10 @@ class Scanner(object):
         # The faces are square again at the target turn (a multiple of 90 degrees).
         end = target + 360 * int(round((theta - target) / 360.0))
         self.mech.start_arm_to(self.config.arm_positions_deg()["half"])   # clear of the flip
-        if end != theta:
+        if end != theta and last:
+            self.mech.start_table_by_deg(end - theta, self.config.table_speed_dps)
+            self._table_moving = True
+        elif end != theta:
             self.mech.rotate_table_deg(end - theta)
         self.where = orientation.rotate(self.where, "y", end // 90)
 
@@ -269,21 +290,27 @@ class Scanner(object):
     def scan(self, resolve, profile=None):
         """Read, resolve, rescan doubtful facelets; a ScanResult (state None if unresolved)."""
         start = self.mech.now_s()
-        self.read_facelets()
+        # Each resolution computes while the last face's moves run (read_facelets with
+        # finish=False): pure computation, and nothing else moves until they have ended.
+        self.read_facelets(finish=False)
         rescans = 0
+        overlaps = []
         while True:
             try:
-                resolution = resolve(self.readings, self.n, profile) if profile is not None \
-                    else resolve(self.readings, self.n)
+                try:
+                    resolution = resolve(self.readings, self.n, profile) if profile is not None \
+                        else resolve(self.readings, self.n)
+                finally:
+                    overlaps.append(self.finish_moves())
                 return ScanResult(self.readings, resolution.state, resolution, self.where, rescans,
-                                  [], self.mech.now_s() - start)
+                                  [], self.mech.now_s() - start, overlaps)
             except ScanUnresolved as exc:
                 # Resolution that names no facelet doubts them all.
                 doubtful = sorted(set(exc.doubtful)) or list(range(6 * self.n * self.n))
                 if rescans >= self.config.max_rescans:
                     return ScanResult(self.readings, None, None, self.where, rescans, doubtful,
-                                      self.mech.now_s() - start)
+                                      self.mech.now_s() - start, overlaps)
                 wanted = rescan.rescan_set(doubtful, self.readings)
             rescans += 1
             self._pass, self._doubtful = rescans, list(doubtful)
-            self.read_facelets(set(wanted))
+            self.read_facelets(set(wanted), finish=False)

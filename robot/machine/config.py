@@ -33,6 +33,8 @@ LARGE_MOTOR_MAX_DPS = 1050
 MEDIUM_MOTOR_MAX_DPS = 1560
 FLIPPER_RANGE_DEG = (0, 230)       # the flipper's travel between its stops
 ARM_RANGE_DEG = (-820, 0)          # the sensor arm's travel between its stops
+N_ROTATIONS = 24                   # whole-cube rotations
+N_VIEWS = 2 * N_ROTATIONS          # views of cubebot.robot.plan.choose: each rotation, of the cube and its inverse
 INPUT_PORTS = ("in1", "in2", "in3", "in4")
 OUTPUT_PORTS = ("outA", "outB", "outC", "outD")
 
@@ -68,8 +70,8 @@ SETTINGS = [
     ("samples_per_facelet", 2, int, 1, 10),
     ("max_rescans", 2, int, 0, 10),
     ("max_retries", 2, int, 0, 10),
-    ("solution_views_2x2", 24, int, 1, 24),
-    ("solution_views_3x3", 1, int, 1, 24),
+    ("solution_views_2x2", N_VIEWS, int, 1, N_VIEWS),
+    ("solution_views_3x3", 1, int, 1, N_VIEWS),
     ("cube_present_cm", 8.0, float, 1.0, 100.0),
 ]
 

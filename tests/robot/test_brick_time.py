@@ -27,6 +27,17 @@ def test_integer_and_float_work_have_their_own_factors():
     assert both.central == pytest.approx((both.low * both.high) ** 0.5)
 
 
+def test_compiled_floating_point_has_its_own_factor():
+    c = brick_time.estimate(0.0, 0.0, 1.0)
+    assert (c.low, c.high) == brick_time.COMPILED_FLOAT_FACTOR
+    # soft-float C costs more per second here than integer work, and each part adds up
+    assert c.low > brick_time.INT_FACTOR[0] and c.high > brick_time.INT_FACTOR[1]
+    mixed = brick_time.estimate(0.2, 0.1, 0.05)
+    assert mixed.low == pytest.approx(0.2 * brick_time.INT_FACTOR[0] + 0.1 * brick_time.FLOAT_FACTOR[0]
+                                      + 0.05 * c.low)
+    assert brick_time.on_the_brick(0.5, 0.25, 0.25) == (1.0, 1.0, 1.0)
+
+
 def test_compiled_code_gets_the_kociemba_factor():
     # kociemba's C solve takes 20 ms here and about KOCIEMBA_BRICK_S on the brick
     factor = brick_time.compiled_factor(0.02)
@@ -73,14 +84,17 @@ def test_the_job_reports_a_brick_range_around_its_compute_estimate():
 def test_the_job_takes_the_estimator_it_is_given():
     seen = []
 
-    def estimator(int_s, float_s):
-        seen.append((int_s, float_s))
-        return brick_time.on_the_brick(int_s, float_s)
+    def estimator(int_s, float_s, compiled_float_s):
+        seen.append((int_s, float_s, compiled_float_s))
+        return brick_time.on_the_brick(int_s, float_s, compiled_float_s)
 
     result = _job(estimator)
-    # once for resolve + solve + plan, once for the check's preparation (which runs while the
-    # cube turns, so on the brick it adds nothing here)
-    assert len(seen) == 2 and seen[0][0] > 0 and seen[1][1] == 0.0
+    # once for the resolution (the part that ran while the last face's moves did), once for
+    # resolve + solve + plan, once for the check's preparation and the naive baseline (which
+    # run while the cube turns, so on the brick they add nothing here)
+    assert len(seen) == 3 and seen[0][0] == 0.0 and seen[1][0] > 0 and seen[2][1:] == (0.0, 0.0)
+    assert seen[0][1:] == seen[1][1:]
+    resolving = sum(seen[0])
     assert result["compute_range_seconds"][0] == result["compute_range_seconds"][1]
-    assert result["compute_seconds"] == pytest.approx(sum(seen[0]), abs=0.001)
-    assert result["overlapped_seconds"] == pytest.approx(seen[1][0], abs=0.001)
+    assert result["compute_seconds"] + resolving == pytest.approx(sum(seen[1]), abs=0.001)
+    assert result["overlapped_seconds"] == pytest.approx(resolving + seen[2][0], abs=0.001)

@@ -18,7 +18,8 @@ from cubebot.robot.machine import actions as act
 def _scanned_and_planned(size, seed):
     robot = make_sim_robot(size, seed)
     scan, _, _ = pipeline._scan(robot, size, lambda name, payload: None, None, None)
-    plan, _, moves, _ = pipeline._solve_and_plan(robot, size, scan.state, scan.where, None, None)
+    choice, moves, _ = pipeline._solve_and_plan(robot, size, scan.state, scan.where, None, None)
+    plan = choice.plan
     robot.lying = (robot.world.state(), robot.world.robot_state, robot.world.where)
     return robot, scan, plan
 

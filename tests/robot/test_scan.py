@@ -150,3 +150,33 @@ def test_scan_events_name_the_facelet_the_face_and_the_pass():
     # the pass brings up the faces its route needs; the last facelet is read on its last one
     assert len(set(e["faces"] for e in again)) == 1 and again[-1]["face"] == again[-1]["faces"] <= 6
     assert [e["done"] for e in events] == list(range(1, len(events) + 1))
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_resolution_runs_while_the_last_faces_moves_do(n):
+    state, _ = scramble(n, random.Random(7))
+    _, mech = sim(state)
+    seen = []
+
+    def resolver(readings, size):
+        # the arm is still on its way clear of the flipper while the colours resolve
+        seen.append(mech.hw.arm.is_moving() or mech.hw.table.is_moving())
+        return nearest_resolve(readings, size)
+
+    result = Scanner(mech, n).scan(resolver)
+    assert seen == [True] and result.state == state
+    assert len(result.overlap_seconds) == 1 and result.overlap_seconds[0] > 0
+    # afterwards the mechanism is as a scan that waits leaves it, at the same robot time
+    _, other = sim(state)
+    Scanner(other, n).read_facelets()
+    assert mech.now_s() == pytest.approx(other.now_s())
+    assert mech.hw.arm.position_deg() == other.hw.arm.position_deg() == mech.config.arm_half_deg
+    assert mech.table_cube_deg() % 90 == 0 and mech.table_cube_deg() == other.table_cube_deg()
+
+
+def test_each_rescan_resolution_overlaps_its_own_moves():
+    state, _ = scramble(3, random.Random(1))
+    _, mech = sim(state)
+    result = Scanner(mech, 3).scan(AlwaysDoubtful([4, 13]))
+    assert len(result.overlap_seconds) == result.rescans + 1
+    assert all(seconds > 0 for seconds in result.overlap_seconds)
