@@ -3,7 +3,9 @@
 The one entry point the robot uses. It checks the state (length and symbol
 counts; for the 2x2x2 and 3x3x3 every piece), picks the engine for the size
 (ENGINES: size -> module name; a module has
-`solve(state, metric, budget) -> list of candidate move lists`), applies
+`solve(state, metric, budget) -> list of candidate move lists`), checks that
+the size's table files exist (TableError naming `cubebot tables build --size N`
+if not: nothing is built here), applies
 every candidate back to the state to make sure it solves it, and returns
 them shortest first.
 
@@ -92,6 +94,8 @@ def solve(state, size=None, metric="htm", budget=None):
     if is_solved(state, size):
         # A solved cube needs no search (the big engines' free stages would still run theirs).
         return Solution([], 0, metric, time.monotonic() - started, [[]])
+    from cubebot.solver.store import require_tables      # here: no table module at import time
+    require_tables(size)
     found = solver.solve(state, metric=metric, budget=budget)
     candidates = []
     seen = set()

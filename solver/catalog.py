@@ -6,9 +6,16 @@ A TableSpec says:
   builder   "module:function"; function(path, progress) writes the table
             file at `path` (atomically, deterministically) and returns
             nothing; progress(message) reports what it is doing
-  default   built by a plain `cubebot tables build` (a size's own tables are
+  default   built by `cubebot tables build --all` (a size's own tables are
             always in names(size=N), so `--size N` builds them either way:
             the 8x8x8/9x9x9 tables are built only when asked for)
+
+Every name starts with "NxN-" for its size N: deploy/tablecheck.py, which
+runs without the package, picks a size's files by that prefix.
+
+DEMO_SIZES: the sizes `cubebot demo` solves. A plain `cubebot tables build`
+builds only their tables (the 3x3x3 reads kociemba's own), so a fresh
+install is ready in seconds; names(sizes=DEMO_SIZES) lists them.
 
 To add a table, append a TableSpec to SPECS. Builders are imported only when
 a table is built.
@@ -55,6 +62,7 @@ SPECS = [
 ]
 
 NEEDS = {5: (4,), 6: (4,), 7: (5, 4), 8: (4,), 9: (5, 4)}
+DEMO_SIZES = (2, 3)
 
 
 def spec(name):
@@ -65,9 +73,12 @@ def spec(name):
     raise KeyError(name)
 
 
-def names(size=None, default_only=True):
-    """Names of the catalogued tables (for one size: its own and those of NEEDS[size]),
-    in catalogue order."""
-    sizes = None if size is None else (size,) + NEEDS.get(size, ())
+def names(size=None, default_only=True, sizes=None):
+    """Names of the catalogued tables, in catalogue order: for one `size` its own and
+    those of NEEDS[size]; for several `sizes` the union of theirs; else every table."""
+    if size is not None:
+        sizes = (size,)
+    asked = None if sizes is None else set(sizes)
+    wanted = None if asked is None else asked.union(*[NEEDS.get(n, ()) for n in asked])
     return [s.name for s in SPECS
-            if (sizes is None or s.size in sizes) and (s.default or not default_only or s.size == size)]
+            if (wanted is None or s.size in wanted) and (s.default or not default_only or (asked is not None and s.size in asked))]

@@ -34,6 +34,7 @@ MANIFEST_FORMAT = 1
 SUFFIX = ".bin"
 HASH_CHUNK = 1 << 20          # bytes read at a time when hashing
 FIX = "run `cubebot tables build`"
+SIZE_FIX = "run `cubebot tables build --size {}`"
 
 
 def tables_dir():
@@ -169,6 +170,23 @@ def table_files(directory=None):
     if not os.path.isdir(directory):
         return []
     return sorted(f for f in os.listdir(directory) if f.endswith(SUFFIX))
+
+
+def missing_tables(size, directory=None):
+    """The names of the tables an NxNxN solve reads whose files are not in the tables
+    folder, in catalogue order ([] = all there). Cheap: one stat a table, no checksum."""
+    return [name for name in catalog.names(size=size)
+            if not os.path.isfile(table_path(name, directory))]
+
+
+def require_tables(size, directory=None):
+    """Raise TableError naming the command that builds them when a table an NxNxN solve
+    reads has no file (checked before any solving work)."""
+    missing = missing_tables(size, directory)
+    if missing:
+        raise TableError("tables for the {0}x{0}x{0} are not built ({1} of {2} missing in {3}): {4}".format(
+            size, len(missing), len(catalog.names(size=size)), directory or tables_dir(),
+            SIZE_FIX.format(size)))
 
 
 def manifest_problem(directory=None):

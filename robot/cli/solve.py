@@ -9,6 +9,12 @@ blank lines and lines starting with `#` are skipped; a bad state gives
 {"state": ..., "error": "..."} and the batch goes on. A batch with no state
 at all is an error (2); when any state failed, one line on stderr says how
 many and the exit code is 2 if they were bad input, else 1.
+
+Missing tables: when a person runs the command in a terminal (stdin and
+stderr are terminals, no --json, and a --batch writes to a terminal too),
+the missing tables of the cube's size are built first, with a progress bar
+on stderr. Otherwise the solve fails with one line naming
+`cubebot tables build --size N` (cubebot.solver.store.require_tables).
 """
 
 import json
@@ -90,6 +96,40 @@ def _bounded_lines(stream):
         yield line
 
 
+def _is_tty(stream):
+    try:
+        return stream is not None and stream.isatty()
+    except (ValueError, OSError):                   # a closed stream
+        return False
+
+
+def at_terminal(args):
+    """True when a person runs the command in a terminal (see the module docstring)."""
+    if args.json or not (_is_tty(sys.stdin) and _is_tty(sys.stderr)):
+        return False
+    return args.batch is None or _is_tty(sys.stdout)
+
+
+def build_missing_tables(args, state):
+    """At a terminal, build the tables of `state`'s size that are missing (a progress bar)."""
+    if not at_terminal(args):
+        return
+    from cubebot.solver import store
+    from cubebot.solver.api import ENGINES
+    from cubebot.solver.errors import CubeError
+    from cubebot.solver.facelets import check_counts
+    try:
+        size = check_counts(state, args.size)
+    except CubeError:
+        return                                      # the solve names what is wrong
+    missing = store.missing_tables(size) if size in ENGINES else []
+    if missing:
+        from cubebot.robot.cli.tables import build_with_bar
+        sys.stderr.write("the {0}x{0}x{0} tables are not built: building {1} now (once)\n".format(
+            size, len(missing)))
+        build_with_bar(missing)
+
+
 def run_batch(args):
     from cubebot.solver.api import solve
     from cubebot.solver.errors import CubeError, InvalidCube, NoSolver, TableError
@@ -103,6 +143,7 @@ def run_batch(args):
         for _, state in batch_states(_bounded_lines(source), args.batch):
             done += 1
             try:
+                build_missing_tables(args, state)
                 obj = result_dict(solve(state, size=args.size, metric=args.metric, budget=args.budget))
             except TableError:
                 raise                                   # every later state would fail the same way
@@ -160,6 +201,7 @@ def run(args):
     else:
         state = _read_state("-") if args.state == "-" else args.state
     from cubebot.solver.api import solve
+    build_missing_tables(args, state)
     solution = solve(state, size=args.size, metric=args.metric, budget=args.budget)
     if args.json:
         sys.stdout.write(_dump(result_dict(solution)) + "\n")
