@@ -80,5 +80,6 @@ def names(size=None, default_only=True, sizes=None):
         sizes = (size,)
     asked = None if sizes is None else set(sizes)
     wanted = None if asked is None else asked.union(*[NEEDS.get(n, ()) for n in asked])
+    own = asked or ()
     return [s.name for s in SPECS
-            if (wanted is None or s.size in wanted) and (s.default or not default_only or (asked is not None and s.size in asked))]
+            if (wanted is None or s.size in wanted) and (s.default or not default_only or s.size in own)]
