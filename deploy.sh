@@ -9,15 +9,17 @@
 #   --python PATH    the brick's python3 (default /usr/bin/python3)
 #   --no-service     do not install, enable or restart the systemd service
 #   --no-diag        do not run `cubebot diag --quick` on the brick
+#   --sizes LIST     the cube sizes whose tables go to the brick, e.g. 2,3,4 (default 2,3:
+#                    the demo's; a size's tables include those its solver reads too)
 #   -h, --help       this help
 # Environment: SSH_OPTS (extra ssh options, split on spaces), CUBEBOT_LOCAL_PYTHON (the
 # python that builds the tables here; default .venv/bin/python, else python3),
 # CUBEBOT_SYSTEMCTL and CUBEBOT_UNIT_DIR (passed to the brick: the systemctl it uses, where
 # the unit goes; for tests, see deploy/brick.sh).
 #
-# Steps: 1 build the tables if missing; 2 copy code and tables (tar over ssh; tables are
-# checked against tables/manifest.json here and on arrival, and not re-sent when the brick
-# has them); 3 install what the brick lacks (Debian packages, kociemba, pyserial, the
+# Steps: 1 build the asked sizes' tables if missing; 2 copy code and those tables (tar over
+# ssh; tables are checked against tables/manifest.json here and on arrival, and not re-sent
+# when the brick has them); 3 install what the brick lacks (Debian packages, kociemba, pyserial, the
 # ~/bin/cubebot launcher); 4 install, enable and restart the systemd service; 5 run
 # `cubebot diag --quick` on the brick. Safe to run again: each step does only what is missing.
 # Exit codes: 0 done, 1 failed, 2 usage, 3 deployed but diag reported faults.
@@ -30,6 +32,8 @@ STEPS=5
 CODE=(cubebot robot solver systemd deploy setup.py)
 EXIT_USAGE=2
 EXIT_DIAG=3
+# The sizes `cubebot demo` solves (cubebot.solver.catalog.DEMO_SIZES): sent by default.
+DEFAULT_SIZES=2,3
 
 DRY_RUN=0
 TARGET=$DEFAULT_TARGET
@@ -39,6 +43,7 @@ REMOTE_HOME=
 REMOTE_PYTHON=/usr/bin/python3
 DO_SERVICE=1
 DO_DIAG=1
+SIZES=$DEFAULT_SIZES
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 die() { printf 'deploy: error: %s\n' "$*" >&2; exit 1; }
@@ -76,6 +81,7 @@ parse_args() {
             --python) [ $# -ge 2 ] || usage_error "$1 needs a value"; REMOTE_PYTHON=$2; shift ;;
             --no-service) DO_SERVICE=0 ;;
             --no-diag) DO_DIAG=0 ;;
+            --sizes) [ $# -ge 2 ] || usage_error "$1 needs a value"; SIZES=$2; shift ;;
             -h|--help) usage; exit 0 ;;
             -*) usage_error "unknown option $1" ;;
             *) TARGET=$1 ;;
@@ -83,6 +89,7 @@ parse_args() {
         shift
     done
     if [ -n "$PORT" ] && ! [[ $PORT =~ ^[0-9]+$ ]]; then usage_error "port must be a number, got '$PORT'"; fi
+    [[ $SIZES =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--sizes takes cube sizes separated by commas (2,3,4), got '$SIZES'"
     if [ -n "$REMOTE_HOME" ] && [ "${REMOTE_HOME:0:1}" != / ]; then usage_error "--home must be an absolute path, got '$REMOTE_HOME'"; fi
 }
 
@@ -140,31 +147,48 @@ remote_root() {
     fi
 }
 
-# Step 1: the tables exist here and match the manifest (built if missing).
+# EXPAND_SIZES (python, argument SIZES): the sizes among SIZES that have tables, with those their solvers read
+# too (cubebot.solver.catalog.NEEDS), as 2,4,5 (empty when none has tables).
+# shellcheck disable=SC2016  # a Python program, not shell
+EXPAND_SIZES='import sys
+from cubebot.solver import catalog
+asked = [int(n) for n in sys.argv[1].split(",")]
+print(",".join(str(n) for n in sorted(set(catalog.spec(t).size for t in catalog.names(sizes=asked)))))'
+
+# Step 1: the asked sizes' tables exist here and match the manifest (built if missing).
 step_tables() {
-    step 1 "tables: build them here if missing, check them against tables/manifest.json"
-    local py check=(deploy/tablecheck.py tables)
+    step 1 "tables for sizes $SIZES: build them here if missing, check them against tables/manifest.json"
+    local py check=(deploy/tablecheck.py tables) size own
     py=$(local_python)
     if [ "$DRY_RUN" -eq 1 ]; then
+        TABLE_SIZES=$SIZES
         show cd "$ROOT"
-        show "$py" "${check[@]}"
-        say "when a table is missing or differs from the manifest:"
-        show "$py" -m cubebot tables build
-        show "$py" "${check[@]}"
+        show "$py" "${check[@]}" --sizes "$SIZES"
+        say "for each size N of $SIZES with tables, when one of them is missing or differs from the manifest:"
+        show "$py" -m cubebot tables build --size N
+        show "$py" "${check[@]}" --sizes "$SIZES"
         return 0
     fi
     cd "$ROOT"
-    if [ -f tables/manifest.json ] && "$py" "${check[@]}" >/dev/null 2>&1; then
-        say "tables present and matching tables/manifest.json"
-    else
-        say "tables missing or out of date: building them (cubebot tables build)"
-        run "$py" -m cubebot tables build || die "building the tables failed"
-    fi
-    "$py" "${check[@]}" | sed 's/^/  /' || die "the tables here do not match tables/manifest.json"
+    TABLE_SIZES=$("$py" -c "$EXPAND_SIZES" "$SIZES") || die "cannot read the table catalogue with $py"
+    TABLE_SIZES=${TABLE_SIZES:-none}            # none: only kociemba's (3x3x3) tables are needed
+    say "tables of sizes $TABLE_SIZES (with those their solvers read)"
+    for size in ${SIZES//,/ }; do
+        own=$("$py" -c "$EXPAND_SIZES" "$size") || die "cannot read the table catalogue with $py"
+        [ -n "$own" ] || continue
+        if [ -f tables/manifest.json ] && "$py" "${check[@]}" --sizes "$own" >/dev/null 2>&1; then
+            say "${size}x${size}x${size} tables present and matching tables/manifest.json"
+        else
+            say "${size}x${size}x${size} tables missing or out of date: building them"
+            run "$py" -m cubebot tables build --size "$size" || die "building the ${size}x${size}x${size} tables failed"
+        fi
+    done
+    "$py" "${check[@]}" --sizes "$TABLE_SIZES" | sed 's/^/  /' || die "the tables here do not match tables/manifest.json"
     TABLE_FILES=()
     local name
-    while IFS= read -r name; do TABLE_FILES+=("$name"); done < <("$py" "${check[0]}" tables --list)
+    while IFS= read -r name; do TABLE_FILES+=("$name"); done < <("$py" "${check[0]}" tables --list --sizes "$TABLE_SIZES")
     MANIFEST_DIGEST=$("$py" "${check[0]}" tables --digest)
+    REMOTE_ENV+=" CUBEBOT_TABLE_SIZES=$TABLE_SIZES"
 }
 
 probe() {
@@ -192,7 +216,7 @@ probe() {
 step_copy() {
     step 2 "copy: code and tables to $TARGET:${REMOTE_HOME:-~}/cubebot"
     probe
-    local files=() reuse=
+    local files=() reuse='' sent_tables=0
     local name
     for name in "${CODE[@]}"; do [ ! -e "$ROOT/$name" ] || files+=("$name"); done
     files+=(tables/__init__.py tables/manifest.json)
@@ -202,7 +226,7 @@ step_copy() {
         say "the brick has these tables already (same manifest, checksums ok): not sending them again"
         reuse=--reuse-tables
     else
-        for name in ${TABLE_FILES[@]+"${TABLE_FILES[@]}"}; do files+=("tables/$name"); done
+        for name in ${TABLE_FILES[@]+"${TABLE_FILES[@]}"}; do files+=("tables/$name"); sent_tables=$((sent_tables + 1)); done
     fi
     # Unpack into ~/cubebot.new (-m: file times from the brick's clock, the EV3 has no RTC),
     # then, in the same SSH session, check it and swap it in.
@@ -216,8 +240,10 @@ step_copy() {
         local upload=$CONTROL_DIR/upload.tar.gz
         COPYFILE_DISABLE=1 tar -C "$ROOT" -czf "$upload" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.so' "${files[@]}" ||
             die "packing the upload failed"
-        say "sending $(($(wc -c <"$upload") / 1024)) KiB (compressed)"
+        local copy_started=$SECONDS
+        say "sending $(($(wc -c <"$upload") / 1024)) KiB (compressed; $sent_tables table files, sizes $TABLE_SIZES)"
         "${SSH[@]}" "$TARGET" "$command" <"$upload" || die "copying to $TARGET or checking the upload there failed"
+        say "copied and checked in $((SECONDS - copy_started)) s"
     fi
 }
 

@@ -13,11 +13,14 @@
 #                      skipped (and say so) when it is absent or systemd is not running.
 #                      When set, it is used if it exists (the tests give a logging stand-in).
 #   CUBEBOT_UNIT_DIR   where the unit goes. Default: /etc/systemd/system.
+#   CUBEBOT_TABLE_SIZES the cube sizes whose tables are sent and checked (2,4,5); the
+#                      manifest's other tables are ignored. Default: every table.
 set -eu
 
 H=${CUBEBOT_HOME:-$HOME}
 PY=${CUBEBOT_PYTHON:-/usr/bin/python3}
 SYSTEMCTL=${CUBEBOT_SYSTEMCTL:-systemctl}
+SIZES=${CUBEBOT_TABLE_SIZES:-}
 APP=$H/cubebot
 NEW=$H/cubebot.new
 OLD=$H/cubebot.old
@@ -67,7 +70,7 @@ cmd_probe() {
     echo "home=$H"
     if ! command -v "$PY" >/dev/null 2>&1; then
         printf 'python=none\nmanifest=none\ntables=none\n'
-    elif ! [ -f "$APP/deploy/tablecheck.py" ] || ! "$PY" "$APP/deploy/tablecheck.py" "$APP/tables" --status 2>/dev/null; then
+    elif ! [ -f "$APP/deploy/tablecheck.py" ] || ! "$PY" "$APP/deploy/tablecheck.py" "$APP/tables" --status ${SIZES:+--sizes "$SIZES"} 2>/dev/null; then
         "$PY" -c 'import sys; print("python=%d.%d.%d" % sys.version_info[:3])'
         printf 'manifest=none\ntables=none\n'
     fi
@@ -84,6 +87,7 @@ cmd_activate() {
         set -- "$@" --adopt "$APP/tables"
         say "reusing the tables already on the brick"
     fi
+    if [ -n "$SIZES" ]; then set -- "$@" --sizes "$SIZES"; fi
     say "checking the tables against the manifest on arrival:"
     if report=$("$@" 2>&1); then
         printf '%s\n' "$report" | sed 's/^/    /'

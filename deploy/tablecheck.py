@@ -6,7 +6,10 @@ library only. The manifest lists each table with its name, size (bytes) and
 sha256 (hex); it may be a list of entries, a {"tables": [...]} object, or an
 object mapping names to {"size": ..., "sha256": ...}.
 
-Usage: python3 tablecheck.py TABLES_DIR [--list | --digest | --status | --adopt OLD_DIR]
+Usage: python3 tablecheck.py TABLES_DIR [--list | --digest | --status | --adopt OLD_DIR] [--sizes 2,4]
+  --sizes    only the tables of these cube sizes, or none (a table's name starts with
+             "NxN-" for its size N; the other tables of the manifest are ignored):
+             deploy.sh sends and checks only the sizes it is asked for.
   (default)  one line per table (ok / missing / bad); exit 0 when all are ok,
              1 when one is missing or bad, 2 when the manifest is unreadable.
   --list     print the table file names (relative to TABLES_DIR) and exit.
@@ -20,6 +23,7 @@ Usage: python3 tablecheck.py TABLES_DIR [--list | --digest | --status | --adopt 
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 
@@ -28,6 +32,7 @@ CHUNK_BYTES = 1 << 20
 EXIT_OK = 0
 EXIT_BAD = 1
 EXIT_MANIFEST = 2
+SIZE_PREFIX = re.compile(r"(\d+)x\1-")     # "4x4-centres-lr.bin" is a 4x4x4 table
 
 
 class ManifestError(Exception):
@@ -64,8 +69,24 @@ def _raw_entries(data):
     raise ManifestError("manifest: expected a list or an object of tables, got {}".format(type(data).__name__))
 
 
-def load_entries(tables_dir):
-    """[(file name relative to tables_dir, size, sha256)] from the manifest, sorted by name."""
+def table_size(name):
+    """The cube size a table file serves, from its "NxN-" prefix (None without one)."""
+    match = SIZE_PREFIX.match(name)
+    return int(match.group(1)) if match else None
+
+
+def parse_sizes(text):
+    """The set of sizes in "2,3,4" ("none": no size); ValueError naming the text when it is not that."""
+    if text == "none":
+        return set()
+    if not re.match(r"^[0-9]+(,[0-9]+)*$", text):
+        raise ValueError("--sizes takes cube sizes separated by commas (2,3,4), not {!r}".format(text))
+    return set(int(n) for n in text.split(","))
+
+
+def load_entries(tables_dir, sizes=None):
+    """[(file name relative to tables_dir, size, sha256)] from the manifest, sorted by name;
+    with `sizes`, only the tables of those cube sizes."""
     path = os.path.join(tables_dir, MANIFEST)
     try:
         with open(path, "rb") as handle:
@@ -79,6 +100,8 @@ def load_entries(tables_dir):
             result.append((table_file(tables_dir, name), int(entry["size"]), str(entry["sha256"]).lower()))
         except (KeyError, TypeError, ValueError) as exc:
             raise ManifestError("manifest entry {!r} lacks name/size/sha256 ({})".format(entry, exc))
+    if sizes is not None:
+        result = [entry for entry in result if table_size(entry[0]) in sizes]
     return sorted(result)
 
 
@@ -91,10 +114,10 @@ def table_file(tables_dir, name):
     return name
 
 
-def check(tables_dir, out):
+def check(tables_dir, out, sizes=None):
     """Write one line per table to out; return EXIT_OK when every table matches."""
     status = EXIT_OK
-    for name, size, sha in load_entries(tables_dir):
+    for name, size, sha in load_entries(tables_dir, sizes):
         path = os.path.join(tables_dir, name)
         if not os.path.isfile(path):
             out.write("missing {}\n".format(name))
@@ -114,7 +137,7 @@ def check(tables_dir, out):
     return status
 
 
-def status(tables_dir, out):
+def status(tables_dir, out, sizes=None):
     """Write python=, manifest= and tables= lines (what the brick has)."""
     out.write("python={}.{}.{}\n".format(*sys.version_info[:3]))
     path = os.path.join(tables_dir, MANIFEST)
@@ -123,7 +146,7 @@ def status(tables_dir, out):
         return
     out.write("manifest={}\n".format(sha256_of(path)))
     try:
-        ok = check(tables_dir, _Discard()) == EXIT_OK
+        ok = check(tables_dir, _Discard(), sizes) == EXIT_OK
     except (ManifestError, ValueError):
         ok = False
     out.write("tables={}\n".format("ok" if ok else "bad"))
@@ -136,9 +159,9 @@ class _Discard(object):
         return len(text)
 
 
-def adopt(tables_dir, old_dir):
+def adopt(tables_dir, old_dir, sizes=None):
     """Hard-link (else copy) each manifest table that tables_dir lacks from old_dir."""
-    for name, _, _ in load_entries(tables_dir):
+    for name, _, _ in load_entries(tables_dir, sizes):
         target = os.path.join(tables_dir, name)
         source = os.path.join(old_dir, name)
         if os.path.exists(target) or not os.path.isfile(source):
@@ -157,11 +180,24 @@ def digest(tables_dir):
     return sha256_of(path)
 
 
-USAGE = "usage: tablecheck.py TABLES_DIR [--list | --digest | --status | --adopt OLD_DIR]\n"
+USAGE = "usage: tablecheck.py TABLES_DIR [--list | --digest | --status | --adopt OLD_DIR] [--sizes 2,4]\n"
 
 
 def main(argv):
     """Command-line entry; returns the exit code."""
+    argv = list(argv)
+    sizes = None
+    if "--sizes" in argv:
+        at = argv.index("--sizes")
+        if at + 1 >= len(argv):
+            sys.stderr.write(USAGE)
+            return EXIT_MANIFEST
+        try:
+            sizes = parse_sizes(argv[at + 1])
+        except ValueError as exc:
+            sys.stderr.write("tablecheck: {}\n".format(exc))
+            return EXIT_MANIFEST
+        del argv[at:at + 2]
     option = argv[1] if len(argv) > 1 else None
     arity = {None: 1, "--list": 2, "--digest": 2, "--status": 2, "--adopt": 3}
     if not argv or option not in arity or len(argv) != arity[option]:
@@ -172,14 +208,14 @@ def main(argv):
         if option == "--digest":
             sys.stdout.write(digest(tables_dir) + "\n")
         elif option == "--status":
-            status(tables_dir, sys.stdout)
+            status(tables_dir, sys.stdout, sizes)
         elif option == "--list":
-            for name, _, _ in load_entries(tables_dir):
+            for name, _, _ in load_entries(tables_dir, sizes):
                 sys.stdout.write(name + "\n")
         else:
             if option == "--adopt":
-                adopt(tables_dir, argv[2])
-            return check(tables_dir, sys.stdout)
+                adopt(tables_dir, argv[2], sizes)
+            return check(tables_dir, sys.stdout, sizes)
         return EXIT_OK
     except (ManifestError, ValueError) as exc:
         sys.stderr.write("tablecheck: {}\n".format(exc))

@@ -179,6 +179,14 @@ def missing_tables(size, directory=None):
             if not os.path.isfile(table_path(name, directory))]
 
 
+def built_names(directory=None):
+    """The tables a check of this install covers: the demo's (catalog.DEMO_SIZES), which
+    a plain `cubebot tables build` makes, and every other table the manifest lists that
+    has a file. The other sizes' tables are built when asked for (`--size N`)."""
+    built = [name for name in load_manifest(directory) if os.path.isfile(table_path(name, directory))]
+    return sorted(set(catalog.names(sizes=catalog.DEMO_SIZES)) | set(built))
+
+
 def require_tables(size, directory=None):
     """Raise TableError naming the command that builds them when a table an NxNxN solve
     reads has no file (checked before any solving work)."""

@@ -11,7 +11,6 @@ the demo's tables and every other table the manifest lists that is built
 each problem.
 """
 
-import os
 import sys
 
 from cubebot.robot.inputs import arg_size
@@ -116,9 +115,7 @@ def run_verify(args):
     from cubebot.solver import store
     names = _names(args)
     if args.size is None:
-        # the demo's tables, and every other table the manifest lists that is built
-        built = [n for n in store.load_manifest() if os.path.exists(store.table_path(n))]
-        names = sorted(set(names) | set(built))
+        names = store.built_names()
     problems = store.verify(names=names)
     for problem in problems:
         sys.stderr.write("cubebot: error: {}\n".format(problem))

@@ -4,7 +4,8 @@ The brick is played by this machine: sshd runs on a spare loopback port, deploy.
 logs in with a generated key (strict host key checking) and installs into a temporary
 home (`--home`), with this Python as the brick's python3. systemctl is pointed at a
 missing file, so the service step must be skipped and say so. The deployed tree is a
-copy of this checkout with small tables of its own and their manifest.
+copy of this checkout with small tables of its own and their manifest: two 2x2x2
+tables (the demo's size, sent by default) and one 4x4x4 table (sent with --sizes).
 """
 
 import configparser
@@ -26,7 +27,9 @@ from .sshd_server import SSHD, SshServer
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UNIT = os.path.join(ROOT, "systemd", "cubebot.service")
 DEPLOYED = ["cubebot", "robot", "solver", "systemd", "deploy", "setup.py", "deploy.sh", "tables/__init__.py"]
-TABLE_SIZES = {"alpha.bin": 150000, "beta.bin": 4096}
+ALPHA, BETA, GAMMA = "2x2-alpha.bin", "2x2-beta.bin", "4x4-gamma.bin"
+TABLE_SIZES = {ALPHA: 150000, BETA: 4096, GAMMA: 8192}
+DEMO_SIZES = (2, 3)      # what deploy.sh sends without --sizes
 DIAG_FAULTS = 3          # deploy.sh's exit code when diag ran and reported faults
 SEED = 5
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze") or "/usr/bin/systemd-analyze"
@@ -92,14 +95,18 @@ def deploy_to(sshd, source, home, *extra):
                   "--python", sys.executable, *extra, sshd.target, env={"SSH_OPTS": sshd.ssh_opts()})
 
 
-def assert_arrived(source, home):
-    """Every table and code file arrived intact; the launcher runs the deployed code."""
+def assert_arrived(source, home, sizes=DEMO_SIZES):
+    """The tables of `sizes` and every code file arrived intact, the other tables stayed
+    here; the launcher runs the deployed code."""
     app = home / "cubebot"
     manifest = store.load_manifest(str(app / "tables"))
     assert manifest == store.load_manifest(str(source / "tables"))
     assert sorted(e["file"] for e in manifest.values()) == sorted(TABLE_SIZES)
     for entry in manifest.values():
         path = app / "tables" / entry["file"]
+        if int(entry["file"].split("x")[0]) not in sizes:
+            assert not path.exists(), entry["file"]
+            continue
         assert path.stat().st_size == entry["size"]
         assert sha256(str(path)) == entry["sha256"]
     for rel in ["robot/cli/main.py", "solver/moves.py", "systemd/cubebot.service", "deploy/brick.sh", "setup.py"]:
@@ -119,7 +126,9 @@ def test_deploy_over_ssh_delivers_code_and_tables(sshd, source, tmp_path):
     assert rc == 0 or (rc == DIAG_FAULTS and "cubebot diag reported faults" in out), out
     assert "SKIPPED: this version of cubebot has no 'diag'" not in out
     assert_arrived(source, home)
-    assert "ok alpha.bin 150000 bytes" in out          # checked on arrival, on the brick side
+    assert "ok 2x2-alpha.bin 150000 bytes" in out      # checked on arrival, on the brick side
+    assert "gamma" not in out                           # the 4x4x4 table is neither sent nor checked
+    assert re.search(r"copied and checked in \d+ s", out)
     assert "python packages present: kociemba (compiled), pyserial" in out
     assert "SKIPPED: no systemd on the target" in out
     # Nothing was written to the ssh user's real home.
@@ -135,11 +144,11 @@ def test_deploy_twice_is_idempotent_and_repairs_a_damaged_table(sshd, source, tm
     assert "not sending them again" in second
     assert "launcher {} unchanged".format(home / "bin" / "cubebot") in second
     assert_arrived(source, home)
-    assert (home / "cubebot.old" / "tables" / "alpha.bin").exists()
+    assert (home / "cubebot.old" / "tables" / ALPHA).exists()
 
-    damaged = home / "cubebot" / "tables" / "beta.bin"
+    damaged = home / "cubebot" / "tables" / BETA
     os.unlink(str(damaged))                     # the hard link is shared with cubebot.old
-    damaged.write_bytes(b"\0" * TABLE_SIZES["beta.bin"])
+    damaged.write_bytes(b"\0" * TABLE_SIZES[BETA])
     rc, third = deploy_to(sshd, source, home, "--no-diag")
     assert rc == 0, third
     assert "not sending them again" not in third
@@ -166,6 +175,22 @@ def systemd_analyze_verify(unit_text, tmp_path):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the service step runs as root (or through sudo)")
+def test_sizes_sends_only_the_tables_asked_for_and_adds_them_later(sshd, source, tmp_path):
+    home = tmp_path / "brick-home"
+    rc, out = deploy_to(sshd, source, home, "--no-diag", "--sizes", "2")
+    assert rc == 0, out
+    assert "2 table files, sizes 2" in out
+    assert_arrived(source, home, sizes=(2,))
+    rc, out = deploy_to(sshd, source, home, "--no-diag", "--sizes", "2,4")
+    assert rc == 0, out
+    assert "1 table files" not in out and "3 table files, sizes 2,4" in out
+    assert "ok {} 8192 bytes".format(GAMMA) in out
+    assert_arrived(source, home, sizes=(2, 4))
+    rc, out = deploy_to(sshd, source, home, "--no-diag", "--sizes", "2,4")
+    assert rc == 0 and "not sending them again" in out, out
+    assert_arrived(source, home, sizes=(2, 4))
+
+
 def test_service_step_installs_enables_and_restarts_the_unit(sshd, source, tmp_path):
     home = tmp_path / "brick-home"
     units = tmp_path / "units"
@@ -212,16 +237,16 @@ def test_a_damaged_upload_leaves_the_installed_version_untouched(source, tmp_pat
     home.mkdir()
     shutil.copytree(str(source), str(home / "cubebot.new"))
     assert brick_sh(home, "activate")[0] == 0
-    installed = sha256(str(home / "cubebot" / "tables" / "alpha.bin"))
+    installed = sha256(str(home / "cubebot" / "tables" / ALPHA))
     shutil.copytree(str(source), str(home / "cubebot.new"))
-    with open(str(home / "cubebot.new" / "tables" / "alpha.bin"), "r+b") as fh:
+    with open(str(home / "cubebot.new" / "tables" / ALPHA), "r+b") as fh:
         fh.seek(1000)
         fh.write(b"\xff\x00")                          # same size, wrong bytes
     (home / "cubebot.new" / "robot" / "marker.py").write_text("")
     rc, out = brick_sh(home, "activate")
     assert rc == 1
-    assert "bad alpha.bin: sha256" in out and "the installed version is untouched" in out
-    assert sha256(str(home / "cubebot" / "tables" / "alpha.bin")) == installed
+    assert "bad {}: sha256".format(ALPHA) in out and "the installed version is untouched" in out
+    assert sha256(str(home / "cubebot" / "tables" / ALPHA)) == installed
     assert not (home / "cubebot" / "robot" / "marker.py").exists()
 
 
@@ -243,14 +268,15 @@ def test_deploy_refuses_a_host_without_the_key(sshd, source, tmp_path):
 
 
 def test_dry_run_prints_every_step_and_does_nothing(source, tmp_path):
-    os.unlink(str(source / "tables" / "beta.bin"))          # a missing table: a real run would build it
+    os.unlink(str(source / "tables" / BETA))          # a missing table: a real run would build it
     before = sorted(p.relative_to(source).as_posix() for p in source.rglob("*"))
     rc, out = deploy(source, "--dry-run", "nobody@host.invalid")
     assert rc == 0, out
     assert "DRY RUN" in out
     for number in range(1, 6):
         assert "== {}/5 ".format(number) in out
-    for command in ["-m cubebot tables build", "sh -s -- probe", "tar -C", "-czf -", "brick.sh activate",
+    for command in ["-m cubebot tables build --size N", "--sizes 2,3", "sh -s -- probe", "tar -C", "-czf -",
+                    "brick.sh activate",
                     "brick.sh deps", "brick.sh service stop", "brick.sh diag", "brick.sh service start",
                     "BatchMode=yes", "nobody@host.invalid"]:
         assert command in out, command
@@ -264,6 +290,8 @@ def test_usage_errors_are_one_line_and_exit_2(source):
     assert out.strip().count("\n") == 0 and "port must be a number" in out
     rc, out = deploy(source, "--frobnicate")
     assert rc == 2 and "unknown option --frobnicate" in out
+    rc, out = deploy(source, "--sizes", "2,x")
+    assert rc == 2 and out.strip().count("\n") == 0 and "--sizes takes cube sizes" in out
 
 
 def test_default_target_and_help(source):
