@@ -69,7 +69,7 @@ log "setting up .venv ($($PY --version 2>&1))"
 make_venv "$ROOT/.venv" "$PY" "test,ev3,lint"
 
 log "building and verifying tables"
-"$ROOT/.venv/bin/cubebot" tables build
+"$ROOT/.venv/bin/cubebot" tables build --all
 "$ROOT/.venv/bin/cubebot" tables verify
 
 log "vermin: cubebot/, robot/, solver/, tables/ and setup.py must run on CPython 3.5"
