@@ -192,9 +192,9 @@ def require_tables(size, directory=None):
     reads has no file (checked before any solving work)."""
     missing = missing_tables(size, directory)
     if missing:
-        raise TableError("tables for the {0}x{0}x{0} are not built ({1} of {2} missing in {3}): {4}".format(
-            size, len(missing), len(catalog.names(size=size)), directory or tables_dir(),
-            SIZE_FIX.format(size)))
+        others = " and {} more".format(len(missing) - 1) if len(missing) > 1 else ""
+        raise TableError("tables for the {0}x{0}x{0} are not built ({1}{2} missing in {3}): {4}".format(
+            size, missing[0], others, directory or tables_dir(), SIZE_FIX.format(size)))
 
 
 def manifest_problem(directory=None):

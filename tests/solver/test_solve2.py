@@ -122,7 +122,7 @@ def test_invalid_2x2_states(make, pattern):
 
 def test_missing_table_is_reported_before_searching(tmp_path, monkeypatch):
     monkeypatch.setenv("CUBEBOT_TABLES", str(tmp_path))
-    with pytest.raises(TableError, match=r"2x2-htm is missing.*cubebot tables build"):
+    with pytest.raises(TableError, match=r"2x2x2 are not built \(2x2-htm.*missing.*`cubebot tables build --size 2`"):
         api.solve(scramble.random_state(N, seeded(2)))
 
 
