@@ -15,7 +15,7 @@ runs without the package, picks a size's files by that prefix.
 
 DEMO_SIZES: the sizes `cubebot demo` solves. A plain `cubebot tables build`
 builds only their tables (the 3x3x3 reads kociemba's own), so a fresh
-install is ready in seconds; names(sizes=DEMO_SIZES) lists them.
+install is ready in under a minute; names(sizes=DEMO_SIZES) lists them.
 
 To add a table, append a TableSpec to SPECS. Builders are imported only when
 a table is built.
