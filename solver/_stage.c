@@ -17,6 +17,24 @@
  *                              of the paired orbits divided by a divisor;
  *                              every path of the first bound that has any,
  *                              up to max_solutions, within max_nodes nodes.
+ *   beam(spec, start, width, max_depth)
+ *                              (path, found): a beam over the same stage,
+ *                              the `width` children of least bound (then
+ *                              fewest unpaired) kept each depth, one a state;
+ *                              the first path to a state of bound 0
+ *
+ * Once every orbit is staged, an axis's two faces hold 8 slots of each orbit,
+ * 4 of them of one colour: a 4-of-8 "sub-mask" ranked among C(8, 4) = 70. A
+ * state of k orbits is the index sum r_o * 70^o.
+ *   sub_bfs(perms, n_moves, n_orbits, goals)
+ *                              the distance of every 70^k index from the
+ *                              nearest goal (tuples of sub-masks), 255 where
+ *                              unreached: a bytearray of 70^k (k <= 4)
+ *   sub_ida(spec, start, goal, max_cost, max_solutions, max_nodes)
+ *                              (paths, nodes): IDA* over the sub-masks of
+ *                              up to 8 orbits to the exact `goal`, the bound
+ *                              the largest of 4-bit tables over subsets of
+ *                              them (each a 70^k index)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -177,6 +195,28 @@ static void release_stage(Stage *s)
     PyMem_Free(s->look);
 }
 
+static int parse_successors(PyObject *succ, int n_moves, int allowed[][MAX_MOVES], int *n_allowed)
+{
+    int m, k;
+    for (m = 0; m <= n_moves; m++) {
+        PyObject *row = PyTuple_GET_ITEM(succ, m);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) > n_moves) {
+            PyErr_SetString(PyExc_ValueError, "a successor row is not a tuple of moves");
+            return 0;
+        }
+        n_allowed[m] = (int)PyTuple_GET_SIZE(row);
+        for (k = 0; k < n_allowed[m]; k++) {
+            long v = PyLong_AsLong(PyTuple_GET_ITEM(row, k));
+            if (v < 0 || v >= n_moves) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a successor is no move");
+                return 0;
+            }
+            allowed[m][k] = (int)v;
+        }
+    }
+    return 1;
+}
+
 static int parse_stage(Stage *s, PyObject *spec)
 {
     Py_buffer dest;
@@ -229,24 +269,7 @@ static int parse_stage(Stage *s, PyObject *spec)
         }
         s->n_pairs++;
     }
-    for (m = 0; m <= s->n_moves; m++) {
-        PyObject *row = PyTuple_GET_ITEM(succ, m);
-        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) > s->n_moves) {
-            PyErr_SetString(PyExc_ValueError, "a successor row is not a tuple of moves");
-            release_stage(s);
-            return 0;
-        }
-        s->n_allowed[m] = (int)PyTuple_GET_SIZE(row);
-        for (k = 0; k < s->n_allowed[m]; k++) {
-            long v = PyLong_AsLong(PyTuple_GET_ITEM(row, k));
-            if (v < 0 || v >= s->n_moves) {
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a successor is no move");
-                release_stage(s);
-                return 0;
-            }
-            s->allowed[m][k] = (int)v;
-        }
-    }
+    if (!parse_successors(succ, s->n_moves, s->allowed, s->n_allowed)) { release_stage(s); return 0; }
     return 1;
 }
 
@@ -341,6 +364,127 @@ static PyObject *stage_ida(PyObject *self, PyObject *args)
     return result;
 }
 
+/* ---- the beam: a bounded search that always ends (the IDA*'s fallback) ---- */
+
+typedef struct {
+    uint32_t masks[MAX_ORBITS];
+    int score, unpaired, parent, move, order;
+} BeamNode;
+
+static int unpaired_of(const Stage *s, const uint32_t *masks)
+{
+    int k, u = 0;
+    for (k = 0; k < s->n_pairs; k++)
+        u += __builtin_popcount(masks[s->pairs[k][0]] ^ masks[s->pairs[k][1]]);
+    return u;
+}
+
+static int beam_order(const void *a, const void *b)
+{
+    const BeamNode *x = a, *y = b;
+    if (x->score != y->score) return x->score - y->score;
+    if (x->unpaired != y->unpaired) return x->unpaired - y->unpaired;
+    return x->order - y->order;
+}
+
+static int same_masks(const BeamNode *x, const BeamNode *y, int n)
+{
+    return memcmp(x->masks, y->masks, sizeof(uint32_t) * n) == 0;
+}
+
+static int by_masks(const void *a, const void *b)
+{
+    const BeamNode *x = a, *y = b;
+    int c = memcmp(x->masks, y->masks, sizeof(x->masks));
+    return c ? c : x->order - y->order;
+}
+
+static PyObject *stage_beam(PyObject *self, PyObject *args)
+{
+    PyObject *spec, *start, *result = NULL;
+    Stage s;
+    int width, max_depth, depth, k, o, found = -1;
+    BeamNode **levels = NULL, *children = NULL;
+    int *sizes = NULL;
+    if (!PyArg_ParseTuple(args, "OOii", &spec, &start, &width, &max_depth)) return NULL;
+    if (width < 1 || width > 100000 || max_depth < 1 || max_depth > MAX_DEPTH) {
+        PyErr_SetString(PyExc_ValueError, "a beam needs a width of 1 to 100000 and a depth of 1 to 40");
+        return NULL;
+    }
+    if (!parse_stage(&s, spec)) return NULL;
+    levels = PyMem_Calloc(max_depth + 1, sizeof(BeamNode *));
+    sizes = PyMem_Calloc(max_depth + 1, sizeof(int));
+    children = PyMem_Malloc(sizeof(BeamNode) * (size_t)width * s.n_moves);
+    if (!levels || !sizes || !children) { PyErr_NoMemory(); goto done; }
+    levels[0] = PyMem_Calloc(1, sizeof(BeamNode));
+    if (!levels[0]) { PyErr_NoMemory(); goto done; }
+    if (!PyTuple_Check(start) || PyTuple_GET_SIZE(start) != s.n_orbits) {
+        PyErr_SetString(PyExc_ValueError, "the start needs one mask an orbit");
+        goto done;
+    }
+    for (k = 0; k < s.n_orbits; k++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(start, k));
+        if (PyErr_Occurred() || __builtin_popcountl(v) != PIECES || v >> SLOTS) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "a start mask is not 8 of 24 slots");
+            goto done;
+        }
+        levels[0][0].masks[k] = (uint32_t)v;
+    }
+    levels[0][0].parent = levels[0][0].move = -1;
+    sizes[0] = 1;
+    if (heuristic(&s, levels[0][0].masks) == 0) found = 0;
+    for (depth = 0; found < 0 && depth < max_depth; depth++) {
+        int n = 0, p, kept;
+        for (p = 0; p < sizes[depth]; p++) {
+            const BeamNode *parent = &levels[depth][p];
+            int row = parent->move < 0 ? s.n_moves : parent->move;
+            for (k = 0; k < s.n_allowed[row]; k++) {
+                int m = s.allowed[row][k];
+                BeamNode *c = &children[n];
+                memset(c->masks, 0, sizeof(c->masks));
+                for (o = 0; o < s.n_orbits; o++)
+                    c->masks[o] = move_mask(&s.look[m * s.n_orbits + o], parent->masks[o]);
+                c->score = heuristic(&s, c->masks);
+                c->unpaired = unpaired_of(&s, c->masks);
+                c->parent = p;
+                c->move = m;
+                c->order = n++;
+            }
+        }
+        /* one child a state (the first made), then the best `width` of them */
+        qsort(children, n, sizeof(BeamNode), by_masks);
+        for (p = 0, kept = 0; p < n; p++)
+            if (kept == 0 || !same_masks(&children[kept - 1], &children[p], s.n_orbits))
+                children[kept++] = children[p];
+        qsort(children, kept, sizeof(BeamNode), beam_order);
+        if (kept > width) kept = width;
+        levels[depth + 1] = PyMem_Malloc(sizeof(BeamNode) * (kept ? kept : 1));
+        if (!levels[depth + 1]) { PyErr_NoMemory(); goto done; }
+        memcpy(levels[depth + 1], children, sizeof(BeamNode) * kept);
+        sizes[depth + 1] = kept;
+        if (kept && children[0].score == 0) found = depth + 1;
+    }
+    {
+        int at = 0, d, length = found < 0 ? 0 : found;
+        PyObject *path = PyList_New(length);
+        if (!path) goto done;
+        for (d = length; d > 0; d--) {
+            PyList_SET_ITEM(path, d - 1, PyLong_FromLong(levels[d][at].move));
+            at = levels[d][at].parent;
+        }
+        result = Py_BuildValue("(Oi)", path, found >= 0);
+        Py_DECREF(path);
+    }
+done:
+    if (levels) for (k = 0; k <= max_depth; k++) PyMem_Free(levels[k]);
+    PyMem_Free(levels);
+    PyMem_Free(sizes);
+    PyMem_Free(children);
+    release_stage(&s);
+    return result;
+}
+
 static PyObject *stage_rank(PyObject *self, PyObject *args)
 {
     unsigned long mask;
@@ -352,10 +496,300 @@ static PyObject *stage_rank(PyObject *self, PyObject *args)
     return PyLong_FromUnsignedLong(rank_mask((uint32_t)mask));
 }
 
+/* ---- sub-masks: 4 of an axis's 8 slots ---- */
+
+#define SUB_SLOTS 8
+#define SUB_RANKS 70            /* C(8, 4) */
+#define SUB_MAX_TABLE_ORBITS 4  /* 70^4 = 24,010,000 entries at most a table */
+#define SUB_MAX_ORBITS 8
+#define SUB_MAX_TABLES 8
+
+static int sub_rank[256];       /* -1 where the mask has not 4 bits set */
+static unsigned char sub_unrank[SUB_RANKS];
+static uint32_t pow70[SUB_MAX_TABLE_ORBITS + 1];
+
+static void init_sub(void)
+{
+    int v, r = 0, k;
+    for (v = 0; v < 256; v++) {
+        if (__builtin_popcount(v) == 4) { sub_unrank[r] = (unsigned char)v; sub_rank[v] = r++; }
+        else sub_rank[v] = -1;
+    }
+    pow70[0] = 1;
+    for (k = 1; k <= SUB_MAX_TABLE_ORBITS; k++) pow70[k] = pow70[k - 1] * SUB_RANKS;
+}
+
+/* map[(m * n_orbits + o) * 70 + r]: the rank that rank r becomes under move m in orbit o */
+static unsigned char *sub_maps(const unsigned char *perms, int n_moves, int n_orbits)
+{
+    unsigned char *map = PyMem_Malloc((size_t)n_moves * n_orbits * SUB_RANKS);
+    int mo, r, i;
+    if (!map) { PyErr_NoMemory(); return NULL; }
+    for (mo = 0; mo < n_moves * n_orbits; mo++) {
+        const unsigned char *dest = perms + mo * SUB_SLOTS;
+        for (r = 0; r < SUB_RANKS; r++) {
+            int v = sub_unrank[r], out = 0;
+            for (i = 0; i < SUB_SLOTS; i++)
+                if (v & (1 << i)) out |= 1 << dest[i];
+            map[mo * SUB_RANKS + r] = (unsigned char)sub_rank[out];
+        }
+    }
+    return map;
+}
+
+static int check_perms(const unsigned char *perms, Py_ssize_t count)
+{
+    Py_ssize_t i, j;
+    for (i = 0; i < count; i += SUB_SLOTS) {
+        int seen = 0;
+        for (j = 0; j < SUB_SLOTS; j++) {
+            if (perms[i + j] >= SUB_SLOTS || (seen & (1 << perms[i + j]))) {
+                PyErr_SetString(PyExc_ValueError, "a sub-mask move is not a permutation of 8 slots");
+                return 0;
+            }
+            seen |= 1 << perms[i + j];
+        }
+    }
+    return 1;
+}
+
+/* the ranks of a tuple of sub-masks, into out[0..n); 0 and a ValueError if one is no 4-of-8 mask */
+static int sub_ranks_of(PyObject *tuple, int n, int *out)
+{
+    int k;
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != n) {
+        PyErr_SetString(PyExc_ValueError, "a sub-mask state needs one mask an orbit");
+        return 0;
+    }
+    for (k = 0; k < n; k++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(tuple, k));
+        if (PyErr_Occurred() || v < 0 || v > 255 || sub_rank[v] < 0) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "a sub-mask is not 4 of 8 slots");
+            return 0;
+        }
+        out[k] = sub_rank[v];
+    }
+    return 1;
+}
+
+static PyObject *stage_sub_bfs(PyObject *self, PyObject *args)
+{
+    Py_buffer perms;
+    int n_moves, n_orbits, depth, k, m, o;
+    PyObject *goals, *out = NULL;
+    unsigned char *map = NULL, *dist;
+    uint32_t size, idx, count;
+    if (!PyArg_ParseTuple(args, "y*iiO", &perms, &n_moves, &n_orbits, &goals)) return NULL;
+    if (n_moves < 1 || n_moves > MAX_MOVES || n_orbits < 1 || n_orbits > SUB_MAX_TABLE_ORBITS
+        || perms.len != (Py_ssize_t)n_moves * n_orbits * SUB_SLOTS || !PyTuple_Check(goals)
+        || PyTuple_GET_SIZE(goals) < 1) {
+        PyErr_SetString(PyExc_ValueError, "sub_bfs needs n_moves x n_orbits (1..4) x 8 slot maps and goals");
+        goto done;
+    }
+    if (!check_perms(perms.buf, perms.len)) goto done;
+    map = sub_maps(perms.buf, n_moves, n_orbits);
+    if (!map) goto done;
+    size = pow70[n_orbits];
+    out = PyByteArray_FromStringAndSize(NULL, size);
+    if (!out) goto done;
+    dist = (unsigned char *)PyByteArray_AS_STRING(out);
+    memset(dist, UNREACHED, size);
+    for (k = 0; k < PyTuple_GET_SIZE(goals); k++) {
+        int ranks[SUB_MAX_TABLE_ORBITS];
+        if (!sub_ranks_of(PyTuple_GET_ITEM(goals, k), n_orbits, ranks)) { Py_CLEAR(out); goto done; }
+        for (idx = 0, o = 0; o < n_orbits; o++) idx += ranks[o] * pow70[o];
+        dist[idx] = 0;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (depth = 0, count = 1; count && depth < UNREACHED - 1; depth++) {
+        count = 0;
+        for (idx = 0; idx < size; idx++) {
+            int digit[SUB_MAX_TABLE_ORBITS];
+            uint32_t rest = idx;
+            if (dist[idx] != depth) continue;
+            for (o = 0; o < n_orbits; o++) { digit[o] = rest % SUB_RANKS; rest /= SUB_RANKS; }
+            for (m = 0; m < n_moves; m++) {
+                uint32_t to = 0;
+                const unsigned char *mm = map + (size_t)m * n_orbits * SUB_RANKS;
+                for (o = 0; o < n_orbits; o++) to += mm[o * SUB_RANKS + digit[o]] * pow70[o];
+                if (dist[to] == UNREACHED) { dist[to] = (unsigned char)(depth + 1); count++; }
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+done:
+    PyMem_Free(map);
+    PyBuffer_Release(&perms);
+    return out;
+}
+
+typedef struct {
+    int n_orbits, orbits[SUB_MAX_TABLE_ORBITS];
+    Py_buffer buf;
+    const unsigned char *data;
+} SubTable;
+
+typedef struct {
+    int n_moves, n_orbits, n_tables;
+    unsigned char *map;
+    SubTable tables[SUB_MAX_TABLES];
+    int allowed[MAX_MOVES + 1][MAX_MOVES];
+    int n_allowed[MAX_MOVES + 1];
+    int goal[SUB_MAX_ORBITS];
+    long long nodes, max_nodes;
+    int max_solutions, path[MAX_DEPTH], stopped;
+    PyObject *found;
+} SubStage;
+
+static void release_sub(SubStage *s)
+{
+    int k;
+    for (k = 0; k < s->n_tables; k++) PyBuffer_Release(&s->tables[k].buf);
+    PyMem_Free(s->map);
+}
+
+static int parse_sub(SubStage *s, PyObject *spec)
+{
+    Py_buffer perms;
+    PyObject *tables, *succ;
+    int k, j;
+    memset(s, 0, sizeof(*s));
+    if (!PyArg_ParseTuple(spec, "iiy*OO", &s->n_moves, &s->n_orbits, &perms, &tables, &succ))
+        return 0;
+    if (s->n_moves < 1 || s->n_moves > MAX_MOVES || s->n_orbits < 1 || s->n_orbits > SUB_MAX_ORBITS
+        || perms.len != (Py_ssize_t)s->n_moves * s->n_orbits * SUB_SLOTS
+        || !PyTuple_Check(tables) || PyTuple_GET_SIZE(tables) > SUB_MAX_TABLES
+        || !PyTuple_Check(succ) || PyTuple_GET_SIZE(succ) != s->n_moves + 1) {
+        PyErr_SetString(PyExc_ValueError, "a sub-mask spec does not match its sizes");
+        PyBuffer_Release(&perms);
+        return 0;
+    }
+    if (!check_perms(perms.buf, perms.len)) { PyBuffer_Release(&perms); return 0; }
+    s->map = sub_maps(perms.buf, s->n_moves, s->n_orbits);
+    PyBuffer_Release(&perms);
+    if (!s->map) return 0;
+    for (k = 0; k < PyTuple_GET_SIZE(tables); k++) {
+        SubTable *t = &s->tables[k];
+        PyObject *orbits;
+        Py_ssize_t offset;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(tables, k), "Oy*n", &orbits, &t->buf, &offset)) {
+            release_sub(s);
+            return 0;
+        }
+        s->n_tables++;
+        if (!PyTuple_Check(orbits) || PyTuple_GET_SIZE(orbits) < 1
+            || PyTuple_GET_SIZE(orbits) > SUB_MAX_TABLE_ORBITS) {
+            PyErr_SetString(PyExc_ValueError, "a sub-mask table needs 1 to 4 orbits");
+            release_sub(s);
+            return 0;
+        }
+        t->n_orbits = (int)PyTuple_GET_SIZE(orbits);
+        for (j = 0; j < t->n_orbits; j++) {
+            long v = PyLong_AsLong(PyTuple_GET_ITEM(orbits, j));
+            if (v < 0 || v >= s->n_orbits) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a sub-mask table names no orbit");
+                release_sub(s);
+                return 0;
+            }
+            t->orbits[j] = (int)v;
+        }
+        if (offset < 0 || (t->buf.len - offset) * 2 < (Py_ssize_t)pow70[t->n_orbits]) {
+            PyErr_SetString(PyExc_ValueError, "a sub-mask table is shorter than 70^k entries");
+            release_sub(s);
+            return 0;
+        }
+        t->data = (const unsigned char *)t->buf.buf + offset;
+    }
+    if (!parse_successors(succ, s->n_moves, s->allowed, s->n_allowed)) { release_sub(s); return 0; }
+    return 1;
+}
+
+static int sub_heuristic(const SubStage *s, const int *r)
+{
+    int h = 0, k, j;
+    for (k = 0; k < s->n_tables; k++) {
+        const SubTable *t = &s->tables[k];
+        uint32_t idx = 0;
+        int d;
+        for (j = 0; j < t->n_orbits; j++) idx += r[t->orbits[j]] * pow70[j];
+        d = (t->data[idx >> 1] >> ((idx & 1) << 2)) & 15;
+        if (d > h) h = d;
+    }
+    return h;
+}
+
+static int sub_dfs(SubStage *s, const int *r, int g, int bound, int last)
+{
+    int next[SUB_MAX_ORBITS];
+    int h = sub_heuristic(s, r), smallest = 1 << 20, row, k, o, at_goal = 1;
+    if (g + h > bound) return g + h;
+    for (o = 0; o < s->n_orbits; o++)
+        if (r[o] != s->goal[o]) { at_goal = 0; break; }
+    if (at_goal) {
+        if (g == bound) {
+            PyObject *path = PyList_New(g);
+            if (!path) { s->stopped = 1; return -1; }
+            for (k = 0; k < g; k++) PyList_SET_ITEM(path, k, PyLong_FromLong(s->path[k]));
+            if (PyList_Append(s->found, path) < 0) s->stopped = 1;
+            Py_DECREF(path);
+            if (PyList_GET_SIZE(s->found) >= s->max_solutions) s->stopped = 1;
+        }
+        return 1 << 20;
+    }
+    if (g >= MAX_DEPTH) return 1 << 20;
+    row = last < 0 ? s->n_moves : last;
+    for (k = 0; k < s->n_allowed[row]; k++) {
+        int m = s->allowed[row][k], t;
+        const unsigned char *mm = s->map + (size_t)m * s->n_orbits * SUB_RANKS;
+        if (s->max_nodes >= 0 && s->nodes >= s->max_nodes) { s->stopped = 1; return -1; }
+        s->nodes++;
+        for (o = 0; o < s->n_orbits; o++) next[o] = mm[o * SUB_RANKS + r[o]];
+        s->path[g] = m;
+        t = sub_dfs(s, next, g + 1, bound, m);
+        if (s->stopped) return -1;
+        if (t < smallest) smallest = t;
+    }
+    return smallest;
+}
+
+static PyObject *stage_sub_ida(PyObject *self, PyObject *args)
+{
+    PyObject *spec, *start, *goal, *result;
+    SubStage s;
+    int r[SUB_MAX_ORBITS], max_cost, max_solutions, bound;
+    long long max_nodes;
+    if (!PyArg_ParseTuple(args, "OOOiiL", &spec, &start, &goal, &max_cost, &max_solutions, &max_nodes))
+        return NULL;
+    if (!parse_sub(&s, spec)) return NULL;
+    if (!sub_ranks_of(start, s.n_orbits, r) || !sub_ranks_of(goal, s.n_orbits, s.goal)) {
+        release_sub(&s);
+        return NULL;
+    }
+    s.max_nodes = max_nodes;
+    s.max_solutions = max_solutions < 1 ? 1 : max_solutions;
+    s.found = PyList_New(0);
+    if (!s.found) { release_sub(&s); return NULL; }
+    bound = sub_heuristic(&s, r);
+    while (bound <= max_cost && bound <= MAX_DEPTH) {
+        int next = sub_dfs(&s, r, 0, bound, -1);
+        if (PyErr_Occurred()) { Py_DECREF(s.found); release_sub(&s); return NULL; }
+        if (s.stopped || PyList_GET_SIZE(s.found) || next >= (1 << 20)) break;
+        bound = next;
+    }
+    result = Py_BuildValue("(OL)", s.found, s.nodes);
+    Py_DECREF(s.found);
+    release_sub(&s);
+    return result;
+}
+
 static PyMethodDef stage_methods[] = {
     {"bfs", stage_bfs, METH_VARARGS, "bfs(dest, n_moves, goal) -> distances by rank"},
     {"ida", stage_ida, METH_VARARGS, "ida(spec, start, max_cost, max_solutions, max_nodes)"},
     {"rank", stage_rank, METH_VARARGS, "rank(mask) -> combinatorial rank"},
+    {"beam", stage_beam, METH_VARARGS, "beam(spec, start, width, max_depth) -> (path, found)"},
+    {"sub_bfs", stage_sub_bfs, METH_VARARGS, "sub_bfs(perms, n_moves, n_orbits, goals) -> distances by index"},
+    {"sub_ida", stage_sub_ida, METH_VARARGS, "sub_ida(spec, start, goal, max_cost, max_solutions, max_nodes)"},
     {NULL, NULL, 0, NULL}
 };
 
@@ -367,5 +801,6 @@ static struct PyModuleDef stage_module = {
 PyMODINIT_FUNC PyInit__stage(void)
 {
     init_binom();
+    init_sub();
     return PyModule_Create(&stage_module);
 }

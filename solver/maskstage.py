@@ -232,3 +232,13 @@ class MaskStage(object):
                               max_cost=max_cost, max_solutions=max_solutions, stop=stop,
                               stats=stats, cheapest_only=True))
         return found, stats.nodes
+
+    def beam(self, start, width, max_depth):
+        """A path (list of Moves) to a state of bound 0 by the compiled beam (the `width`
+        children of least bound, then fewest unpaired slots, kept each depth), or None if
+        none is found within max_depth moves or the compiled module is not built."""
+        lib = compiled()
+        if lib is None:
+            return None
+        path, found = lib.beam(self.spec, tuple(start), width, max_depth)
+        return [self.moves[i] for i in path] if found else None

@@ -38,13 +38,14 @@ from cubebot.solver.moves import Move, apply, rotated_faces, simplify
 from cubebot.solver.solve4.model import permutation_parity as wing_parity
 from .cycles import orbits, table_name
 from .freebeam import FreeStage
-from .insertbeam import InsertStage, KeptStage
+from .insertbeam import InsertStage
 from .pairbeam import PairingStage
 from .stages import CentreStage, WingStage
+from .tablesolve import Solving, staged_colours
 from .tablestage import N as STAGED_SIZE, Staging, available as staging_available
 from .views import blown_up, lift, slice_turns, view, view_rows, written
 
-STAGES = ("staging", "free", "inserts", "pairing", "parity", "centres", "wings", "view")
+STAGES = ("staging", "solving", "free", "inserts", "pairing", "parity", "centres", "wings", "view")
 
 # The whole-cube turns under which the first four stages are tried, in order
 # (all 24 orientations). Their beams break ties by the order of the turns, so
@@ -92,9 +93,10 @@ class Reducer(object):
         self.free = FreeStage(n)
         self.inserts = InsertStage(n)
         self.pairing = PairingStage(n)
-        self.staging = None
+        self.staging = self.solving = None
         if TABLE_STAGING and n == STAGED_SIZE and staging_available():
             self.staging = Staging(directory)
+            self.solving = Solving(directory)
 
     def solve_view(self, cube, budget):
         """The last stage: the lifted moves that solve the smaller cube's view."""
@@ -140,30 +142,31 @@ class Reducer(object):
 
     def staged_stages(self, state):
         """([rotation], [(parts, cube)]) for each staging tablestage finds (every centre
-        orbit onto its axis) under each whole-cube turn of ROTATIONS[:TRIED] (a staged cube
-        turned whole is still staged), each followed by the kept insert stage (outer turns
-        and half turns only, which keep the staging), the pairing and the parity stages;
-        ([], []) if none is found. The free stage is left out (parts: staging in the turned
-        frame, [], inserts, pairing, parity)."""
+        orbit onto its axis), its centres then solved by tablesolve, under each whole-cube
+        turn of ROTATIONS[:TRIED] (a cube with its centres solved stays so turned whole),
+        each followed by the pairing and the parity stages; ([], []) if no staging is found.
+        The free and insert stages are left out (parts: staging and solving in the turned
+        frame, [], [], pairing, parity)."""
         n = self.n
         rotations, done = [], []
         for staging, cube in self.staging.solve_all(state):
-            moves = simplify([m for part in staging for m in part])
+            solving = self.solving.solve(cube, staged_colours(cube))
+            cube = apply(cube, [m for part in solving for m in part], n)
+            moves = [simplify([m for part in staging for m in part]),
+                     simplify([m for part in solving for m in part])]
             for rotation in ROTATIONS[:TRIED.get(n, 1)]:
                 back = dict((g, f) for f, g in rotated_faces(rotation).items())
-                turned = [Move(back[m.face], m.first, m.last, m.turns) for m in moves]
+                turned = [[Move(back[m.face], m.first, m.last, m.turns) for m in part] for part in moves]
                 rotations.append(rotation)
-                done.append(([turned, []], apply(cube, rotation, n)))
+                done.append((turned + [[], []], apply(cube, rotation, n)))
         if done:
-            kept = KeptStage(n)
-            done = self._each(done, kept.solve, kept.beam())
             done = self._each(done, self.pairing.solve, self.pairing.load_steps())
             done = self._each(done, lambda cube: self.parity(cube, blown_up(cube, n)))
         return rotations, done
 
     def solve(self, state, budget=None):
-        """Result: the centres staged by tables where the compiled search runs (then no
-        other orientation), else the first stages tried under ROTATIONS[:TRIED], the rest
+        """Result: the centres staged and solved by tables where the compiled search runs,
+        else the first stages tried under ROTATIONS[:TRIED], the rest
         on the best estimate; every move is given back in the frame of `state`."""
         n = self.n
         turns, staged = self.staged_stages(state) if self.staging is not None else ([], [])
@@ -174,7 +177,7 @@ class Reducer(object):
             del staged
         else:
             rotations = ROTATIONS[:TRIED.get(n, 1)]
-            tried = [([[]] + parts, cube) for parts, cube in
+            tried = [([[], []] + parts, cube) for parts, cube in
                      self.first_stages([apply(state, rotation, n) for rotation in rotations])]
             estimates = [self.estimate(parts, cube) for parts, cube in tried]
             best = estimates.index(min(estimates))          # the first of the least

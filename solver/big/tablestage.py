@@ -38,9 +38,11 @@ N = 6
 OUTER_X, OBLIQUE_A, OBLIQUE_B, INNER_X = (1, 1), (1, 2), (1, 3), (2, 2)
 PAIR_DIVISORS = (3, 2)         # unpaired oblique slots a move is guessed to pair: tried in turn
 MAX_COST = 16                  # deepest bound of a staging search
-MAX_NODES = 40000000           # nodes a search at most (each variant)
+MAX_NODES = 20000000           # nodes a search at most (each variant)
 TOTAL_NODES = 240000000        # nodes a cube's stagings at most (no new choice of colours after)
 STAGINGS = 1                   # stagings found a cube at most (each choice costs seconds)
+BEAM_WIDTH = 20000             # states a depth of the beam that follows a failed IDA*
+BEAM_DEPTH = 30                # moves of that beam at most
 TURNS = (1, 2, 3)
 AXIS_FACES = {"LR": "LR", "UD": "UD"}
 
@@ -171,7 +173,7 @@ class Staging(object):
                                                                      (1, t["6x6-stage-bar-ud"])])],
              bars_of, 1),
         )
-        self.nodes = self.tried = 0
+        self.nodes = self.tried = self.beams = 0
 
     def masks(self, cube, orbits, colours):
         return tuple(mask_of(cube, self.facelets[o], colours) for o in orbits)
@@ -183,15 +185,20 @@ class Staging(object):
         parts = []
         for _name, variants, orbits, which in self.searches:
             start = self.masks(cube, orbits, colours[which])
+            path = None
             for search in variants:
                 paths, nodes = search.search(start, MAX_COST, 1, MAX_NODES)
                 self.nodes += nodes
                 if paths:
+                    path = paths[0]
                     break
-            else:
+            if path is None:
+                path = variants[-1].beam(start, BEAM_WIDTH, BEAM_DEPTH)
+                self.beams += 1
+            if path is None:
                 return None
-            parts.append(paths[0])
-            cube = apply(cube, paths[0], N)
+            parts.append(path)
+            cube = apply(cube, path, N)
         return parts, cube
 
     def solve_all(self, cube):
@@ -199,7 +206,7 @@ class Staging(object):
         searches all finish within MAX_NODES, while the nodes spent stay within TOTAL_NODES,
         up to STAGINGS of them."""
         found = []
-        self.nodes = self.tried = 0
+        self.nodes = self.tried = self.beams = 0
         for colours in colour_pairs():
             if self.nodes >= TOTAL_NODES or len(found) >= STAGINGS:
                 break
