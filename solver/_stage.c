@@ -18,10 +18,12 @@
  *                              every path of the first bound that has any,
  *                              up to max_solutions, within max_nodes nodes.
  *   beam(spec, start, width, max_depth)
- *                              (path, found): a beam over the same stage,
- *                              the `width` children of least bound (then
- *                              fewest unpaired) kept each depth, one a state;
- *                              the first path to a state of bound 0
+ *                              (path, found): a beam over the same stage (at
+ *                              most 4 orbits), the `width` children of least
+ *                              bound (then fewest unpaired) kept each depth,
+ *                              one a state; the first path to a state of
+ *                              bound 0. It holds BEAM_SPARE x width children
+ *                              (each made twice: counted, then kept).
  *
  * Once every orbit is staged, an axis's two faces hold 8 slots of each orbit,
  * 4 of them of one colour: a 4-of-8 "sub-mask" ranked among C(8, 4) = 70. A
@@ -366,30 +368,28 @@ static PyObject *stage_ida(PyObject *self, PyObject *args)
 
 /* ---- the beam: a bounded search that always ends (the IDA*'s fallback) ---- */
 
+#define BEAM_MAX_ORBITS 4
+#define BEAM_KEYS (64 * (MAX_DEPTH + 1))   /* key = bound * 64 + unpaired (at most 48) */
+#define BEAM_SPARE 6                       /* children held a depth: BEAM_SPARE x width, duplicates included */
+
 typedef struct {
-    uint32_t masks[MAX_ORBITS];
-    int score, unpaired, parent, move, order;
+    uint32_t masks[BEAM_MAX_ORBITS];
+    int key, parent, order;
+    unsigned char move;
 } BeamNode;
 
-static int unpaired_of(const Stage *s, const uint32_t *masks)
+typedef struct {
+    int parent;
+    unsigned char move;
+} BeamStep;
+
+static int beam_key(const Stage *s, const uint32_t *masks)
 {
-    int k, u = 0;
+    int k, u = 0, h = heuristic(s, masks);
     for (k = 0; k < s->n_pairs; k++)
         u += __builtin_popcount(masks[s->pairs[k][0]] ^ masks[s->pairs[k][1]]);
-    return u;
-}
-
-static int beam_order(const void *a, const void *b)
-{
-    const BeamNode *x = a, *y = b;
-    if (x->score != y->score) return x->score - y->score;
-    if (x->unpaired != y->unpaired) return x->unpaired - y->unpaired;
-    return x->order - y->order;
-}
-
-static int same_masks(const BeamNode *x, const BeamNode *y, int n)
-{
-    return memcmp(x->masks, y->masks, sizeof(uint32_t) * n) == 0;
+    if (h > MAX_DEPTH) h = MAX_DEPTH;
+    return h * 64 + (u < 63 ? u : 63);
 }
 
 static int by_masks(const void *a, const void *b)
@@ -399,29 +399,71 @@ static int by_masks(const void *a, const void *b)
     return c ? c : x->order - y->order;
 }
 
+static int by_key(const void *a, const void *b)
+{
+    const BeamNode *x = a, *y = b;
+    return x->key != y->key ? x->key - y->key : x->order - y->order;
+}
+
+/* the children of `level` (n nodes): each made twice, first to count the keys, then
+ * to keep those below the key that fills `cap` (and of that key up to `cap`) */
+static int beam_children(const Stage *s, const BeamNode *level, int n, BeamNode *out, int cap)
+{
+    static int count[BEAM_KEYS];
+    int pass, p, k, o, threshold = BEAM_KEYS, kept = 0, order = 0, sum = 0;
+    memset(count, 0, sizeof(count));
+    for (pass = 0; pass < 2; pass++) {
+        for (p = 0; p < n; p++) {
+            int row = level[p].move == 255 ? s->n_moves : level[p].move;
+            for (k = 0; k < s->n_allowed[row]; k++) {
+                int m = s->allowed[row][k], key;
+                uint32_t masks[BEAM_MAX_ORBITS] = {0, 0, 0, 0};
+                for (o = 0; o < s->n_orbits; o++)
+                    masks[o] = move_mask(&s->look[m * s->n_orbits + o], level[p].masks[o]);
+                key = beam_key(s, masks);
+                if (pass == 0) { count[key]++; continue; }
+                order++;
+                if (key > threshold || kept >= cap) continue;
+                memcpy(out[kept].masks, masks, sizeof(masks));
+                out[kept].key = key;
+                out[kept].parent = p;
+                out[kept].move = (unsigned char)m;
+                out[kept].order = order;
+                kept++;
+            }
+        }
+        if (pass == 0)
+            for (threshold = 0; threshold < BEAM_KEYS - 1; threshold++)
+                if ((sum += count[threshold]) >= cap) break;
+    }
+    return kept;
+}
+
 static PyObject *stage_beam(PyObject *self, PyObject *args)
 {
-    PyObject *spec, *start, *result = NULL;
+    PyObject *spec, *start, *result = NULL, *path;
     Stage s;
-    int width, max_depth, depth, k, o, found = -1;
-    BeamNode **levels = NULL, *children = NULL;
-    int *sizes = NULL;
+    int width, max_depth, depth, k, at, found = -1, size = 1;
+    BeamNode *level = NULL, *children = NULL;
+    BeamStep *steps = NULL;
     if (!PyArg_ParseTuple(args, "OOii", &spec, &start, &width, &max_depth)) return NULL;
     if (width < 1 || width > 100000 || max_depth < 1 || max_depth > MAX_DEPTH) {
         PyErr_SetString(PyExc_ValueError, "a beam needs a width of 1 to 100000 and a depth of 1 to 40");
         return NULL;
     }
     if (!parse_stage(&s, spec)) return NULL;
-    levels = PyMem_Calloc(max_depth + 1, sizeof(BeamNode *));
-    sizes = PyMem_Calloc(max_depth + 1, sizeof(int));
-    children = PyMem_Malloc(sizeof(BeamNode) * (size_t)width * s.n_moves);
-    if (!levels || !sizes || !children) { PyErr_NoMemory(); goto done; }
-    levels[0] = PyMem_Calloc(1, sizeof(BeamNode));
-    if (!levels[0]) { PyErr_NoMemory(); goto done; }
+    if (s.n_orbits > BEAM_MAX_ORBITS || s.n_moves > 254) {
+        PyErr_SetString(PyExc_ValueError, "a beam takes at most 4 orbits and 254 moves");
+        goto done;
+    }
     if (!PyTuple_Check(start) || PyTuple_GET_SIZE(start) != s.n_orbits) {
         PyErr_SetString(PyExc_ValueError, "the start needs one mask an orbit");
         goto done;
     }
+    level = PyMem_Calloc(BEAM_SPARE * (size_t)width, sizeof(BeamNode));
+    children = PyMem_Calloc(BEAM_SPARE * (size_t)width, sizeof(BeamNode));
+    steps = PyMem_Calloc((size_t)width * (max_depth + 1), sizeof(BeamStep));
+    if (!level || !children || !steps) { PyErr_NoMemory(); goto done; }
     for (k = 0; k < s.n_orbits; k++) {
         unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(start, k));
         if (PyErr_Occurred() || __builtin_popcountl(v) != PIECES || v >> SLOTS) {
@@ -429,58 +471,39 @@ static PyObject *stage_beam(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "a start mask is not 8 of 24 slots");
             goto done;
         }
-        levels[0][0].masks[k] = (uint32_t)v;
+        level[0].masks[k] = (uint32_t)v;
     }
-    levels[0][0].parent = levels[0][0].move = -1;
-    sizes[0] = 1;
-    if (heuristic(&s, levels[0][0].masks) == 0) found = 0;
-    for (depth = 0; found < 0 && depth < max_depth; depth++) {
-        int n = 0, p, kept;
-        for (p = 0; p < sizes[depth]; p++) {
-            const BeamNode *parent = &levels[depth][p];
-            int row = parent->move < 0 ? s.n_moves : parent->move;
-            for (k = 0; k < s.n_allowed[row]; k++) {
-                int m = s.allowed[row][k];
-                BeamNode *c = &children[n];
-                memset(c->masks, 0, sizeof(c->masks));
-                for (o = 0; o < s.n_orbits; o++)
-                    c->masks[o] = move_mask(&s.look[m * s.n_orbits + o], parent->masks[o]);
-                c->score = heuristic(&s, c->masks);
-                c->unpaired = unpaired_of(&s, c->masks);
-                c->parent = p;
-                c->move = m;
-                c->order = n++;
-            }
-        }
+    level[0].move = 255;
+    if (heuristic(&s, level[0].masks) == 0) found = 0;
+    for (depth = 0; found < 0 && depth < max_depth && size; depth++) {
+        int n = beam_children(&s, level, size, children, BEAM_SPARE * width), p, kept = 0;
+        BeamNode *swap;
         /* one child a state (the first made), then the best `width` of them */
         qsort(children, n, sizeof(BeamNode), by_masks);
-        for (p = 0, kept = 0; p < n; p++)
-            if (kept == 0 || !same_masks(&children[kept - 1], &children[p], s.n_orbits))
+        for (p = 0; p < n; p++)
+            if (kept == 0 || memcmp(children[kept - 1].masks, children[p].masks, sizeof(children[p].masks)))
                 children[kept++] = children[p];
-        qsort(children, kept, sizeof(BeamNode), beam_order);
-        if (kept > width) kept = width;
-        levels[depth + 1] = PyMem_Malloc(sizeof(BeamNode) * (kept ? kept : 1));
-        if (!levels[depth + 1]) { PyErr_NoMemory(); goto done; }
-        memcpy(levels[depth + 1], children, sizeof(BeamNode) * kept);
-        sizes[depth + 1] = kept;
-        if (kept && children[0].score == 0) found = depth + 1;
-    }
-    {
-        int at = 0, d, length = found < 0 ? 0 : found;
-        PyObject *path = PyList_New(length);
-        if (!path) goto done;
-        for (d = length; d > 0; d--) {
-            PyList_SET_ITEM(path, d - 1, PyLong_FromLong(levels[d][at].move));
-            at = levels[d][at].parent;
+        qsort(children, kept, sizeof(BeamNode), by_key);
+        size = kept < width ? kept : width;
+        for (p = 0; p < size; p++) {
+            steps[(size_t)(depth + 1) * width + p].parent = children[p].parent;
+            steps[(size_t)(depth + 1) * width + p].move = children[p].move;
         }
-        result = Py_BuildValue("(Oi)", path, found >= 0);
-        Py_DECREF(path);
+        swap = level; level = children; children = swap;
+        if (size && level[0].key < 64 && heuristic(&s, level[0].masks) == 0) found = depth + 1;
     }
+    path = PyList_New(found < 0 ? 0 : found);
+    if (!path) goto done;
+    for (k = found, at = 0; k > 0; k--) {
+        PyList_SET_ITEM(path, k - 1, PyLong_FromLong(steps[(size_t)k * width + at].move));
+        at = steps[(size_t)k * width + at].parent;
+    }
+    result = Py_BuildValue("(Oi)", path, found >= 0);
+    Py_DECREF(path);
 done:
-    if (levels) for (k = 0; k <= max_depth; k++) PyMem_Free(levels[k]);
-    PyMem_Free(levels);
-    PyMem_Free(sizes);
+    PyMem_Free(level);
     PyMem_Free(children);
+    PyMem_Free(steps);
     release_stage(&s);
     return result;
 }
