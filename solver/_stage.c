@@ -32,11 +32,6 @@
  *                              the distance of every 70^k index from the
  *                              nearest goal (tuples of sub-masks), 255 where
  *                              unreached: a bytearray of 70^k (k <= 4)
- *   sub_ida(spec, start, goal, max_cost, max_solutions, max_nodes)
- *                              (paths, nodes): IDA* over the sub-masks of
- *                              up to 8 orbits to the exact `goal`, the bound
- *                              the largest of 4-bit tables over subsets of
- *                              them (each a 70^k index)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -179,6 +174,8 @@ typedef struct {
 
 typedef struct {
     int n_moves, n_orbits, n_tables, n_pairs, divisor, weight;
+    unsigned char flips[MAX_MOVES];  /* 1 where a move flips the parity the goal asks */
+    int want;                    /* the parity a path must end with, -1: any */
     Lookup *look;                /* [move * n_orbits + orbit] */
     Table tables[MAX_ORBITS];
     int pairs[MAX_ORBITS][2];
@@ -221,13 +218,21 @@ static int parse_successors(PyObject *succ, int n_moves, int allowed[][MAX_MOVES
 
 static int parse_stage(Stage *s, PyObject *spec)
 {
-    Py_buffer dest;
+    Py_buffer dest, flips;
     PyObject *tables, *pairs, *succ;
     int m, o, k;
     memset(s, 0, sizeof(*s));
-    if (!PyArg_ParseTuple(spec, "iiy*OOiiO", &s->n_moves, &s->n_orbits, &dest, &tables, &pairs,
-                          &s->divisor, &s->weight, &succ))
+    if (!PyArg_ParseTuple(spec, "iiy*OOiiOy*i", &s->n_moves, &s->n_orbits, &dest, &tables, &pairs,
+                          &s->divisor, &s->weight, &succ, &flips, &s->want))
         return 0;
+    if (flips.len != s->n_moves || s->n_moves > MAX_MOVES || s->want < -1 || s->want > 1) {
+        PyErr_SetString(PyExc_ValueError, "a staging spec needs one parity flag a move and a parity of -1, 0 or 1");
+        PyBuffer_Release(&flips);
+        PyBuffer_Release(&dest);
+        return 0;
+    }
+    for (m = 0; m < s->n_moves; m++) s->flips[m] = ((const unsigned char *)flips.buf)[m] ? 1 : 0;
+    PyBuffer_Release(&flips);
     if (s->n_moves < 1 || s->n_moves > MAX_MOVES || s->n_orbits < 1 || s->n_orbits > MAX_ORBITS
         || dest.len != (Py_ssize_t)s->n_moves * s->n_orbits * SLOTS || s->divisor < 1 || s->weight < 1
         || !PyTuple_Check(tables) || !PyTuple_Check(pairs) || !PyTuple_Check(succ)
@@ -275,7 +280,8 @@ static int parse_stage(Stage *s, PyObject *spec)
     return 1;
 }
 
-static int heuristic(const Stage *s, const uint32_t *masks)
+/* the bound of a state with parity `par`: 1 where every mask is there but the parity not */
+static int heuristic(const Stage *s, const uint32_t *masks, int par)
 {
     int h = 0, k, unpaired = 0;
     for (k = 0; k < s->n_tables; k++) {
@@ -288,14 +294,15 @@ static int heuristic(const Stage *s, const uint32_t *masks)
     for (k = 0; k < s->n_pairs; k++)
         unpaired += __builtin_popcount(masks[s->pairs[k][0]] ^ masks[s->pairs[k][1]]);
     unpaired = (unpaired + s->divisor - 1) / s->divisor;
-    return unpaired > h ? unpaired : h;
+    h = unpaired > h ? unpaired : h;
+    return h == 0 && s->want >= 0 && par != s->want ? 1 : h;
 }
 
 /* the smallest f above bound below this node; -1 once stopped */
-static int dfs(Stage *s, const uint32_t *masks, int g, int bound, int last)
+static int dfs(Stage *s, const uint32_t *masks, int g, int bound, int last, int par)
 {
     uint32_t next[MAX_ORBITS];
-    int h = heuristic(s, masks), smallest = 1 << 20, row, k, o;
+    int h = heuristic(s, masks, par), smallest = 1 << 20, row, k, o;
     if (g + h > bound) return g + h;
     if (h == 0) {
         if (g == bound) {
@@ -316,7 +323,7 @@ static int dfs(Stage *s, const uint32_t *masks, int g, int bound, int last)
         s->nodes++;
         for (o = 0; o < s->n_orbits; o++) next[o] = move_mask(&s->look[m * s->n_orbits + o], masks[o]);
         s->path[g] = m;
-        t = dfs(s, next, g + 1, bound, m);
+        t = dfs(s, next, g + 1, bound, m, par ^ s->flips[m]);
         if (s->stopped) return -1;
         if (t < smallest) smallest = t;
     }
@@ -353,9 +360,9 @@ static PyObject *stage_ida(PyObject *self, PyObject *args)
     s.max_solutions = max_solutions < 1 ? 1 : max_solutions;
     s.found = PyList_New(0);
     if (!s.found) { release_stage(&s); return NULL; }
-    bound = heuristic(&s, masks);
+    bound = heuristic(&s, masks, 0);
     while (bound <= max_cost && bound <= MAX_DEPTH) {
-        int next = dfs(&s, masks, 0, bound, -1);
+        int next = dfs(&s, masks, 0, bound, -1, 0);
         if (PyErr_Occurred()) { Py_DECREF(s.found); release_stage(&s); return NULL; }
         if (s.stopped || PyList_GET_SIZE(s.found) || next >= (1 << 20)) break;
         bound = next;
@@ -373,7 +380,7 @@ static PyObject *stage_ida(PyObject *self, PyObject *args)
 #define BEAM_SPARE 6                       /* children held a depth: BEAM_SPARE x width, duplicates included */
 
 typedef struct {
-    uint32_t masks[BEAM_MAX_ORBITS];
+    uint32_t masks[BEAM_MAX_ORBITS + 1];   /* the masks, then the parity */
     int key, parent, order;
     unsigned char move;
 } BeamNode;
@@ -385,7 +392,7 @@ typedef struct {
 
 static int beam_key(const Stage *s, const uint32_t *masks)
 {
-    int k, u = 0, h = heuristic(s, masks);
+    int k, u = 0, h = heuristic(s, masks, (int)masks[BEAM_MAX_ORBITS]);
     for (k = 0; k < s->n_pairs; k++)
         u += __builtin_popcount(masks[s->pairs[k][0]] ^ masks[s->pairs[k][1]]);
     if (h > MAX_DEPTH) h = MAX_DEPTH;
@@ -417,9 +424,10 @@ static int beam_children(const Stage *s, const BeamNode *level, int n, BeamNode 
             int row = level[p].move == 255 ? s->n_moves : level[p].move;
             for (k = 0; k < s->n_allowed[row]; k++) {
                 int m = s->allowed[row][k], key;
-                uint32_t masks[BEAM_MAX_ORBITS] = {0, 0, 0, 0};
+                uint32_t masks[BEAM_MAX_ORBITS + 1] = {0, 0, 0, 0, 0};
                 for (o = 0; o < s->n_orbits; o++)
                     masks[o] = move_mask(&s->look[m * s->n_orbits + o], level[p].masks[o]);
+                masks[BEAM_MAX_ORBITS] = level[p].masks[BEAM_MAX_ORBITS] ^ s->flips[m];
                 key = beam_key(s, masks);
                 if (pass == 0) { count[key]++; continue; }
                 order++;
@@ -474,7 +482,7 @@ static PyObject *stage_beam(PyObject *self, PyObject *args)
         level[0].masks[k] = (uint32_t)v;
     }
     level[0].move = 255;
-    if (heuristic(&s, level[0].masks) == 0) found = 0;
+    if (heuristic(&s, level[0].masks, 0) == 0) found = 0;
     for (depth = 0; found < 0 && depth < max_depth && size; depth++) {
         int n = beam_children(&s, level, size, children, BEAM_SPARE * width), p, kept = 0;
         BeamNode *swap;
@@ -490,7 +498,7 @@ static PyObject *stage_beam(PyObject *self, PyObject *args)
             steps[(size_t)(depth + 1) * width + p].move = children[p].move;
         }
         swap = level; level = children; children = swap;
-        if (size && level[0].key < 64 && heuristic(&s, level[0].masks) == 0) found = depth + 1;
+        if (size && level[0].key < 64) found = depth + 1;
     }
     path = PyList_New(found < 0 ? 0 : found);
     if (!path) goto done;
@@ -524,8 +532,6 @@ static PyObject *stage_rank(PyObject *self, PyObject *args)
 #define SUB_SLOTS 8
 #define SUB_RANKS 70            /* C(8, 4) */
 #define SUB_MAX_TABLE_ORBITS 4  /* 70^4 = 24,010,000 entries at most a table */
-#define SUB_MAX_ORBITS 8
-#define SUB_MAX_TABLES 8
 
 static int sub_rank[256];       /* -1 where the mask has not 4 bits set */
 static unsigned char sub_unrank[SUB_RANKS];
@@ -647,172 +653,12 @@ done:
     return out;
 }
 
-typedef struct {
-    int n_orbits, orbits[SUB_MAX_TABLE_ORBITS];
-    Py_buffer buf;
-    const unsigned char *data;
-} SubTable;
-
-typedef struct {
-    int n_moves, n_orbits, n_tables;
-    unsigned char *map;
-    SubTable tables[SUB_MAX_TABLES];
-    int allowed[MAX_MOVES + 1][MAX_MOVES];
-    int n_allowed[MAX_MOVES + 1];
-    int goal[SUB_MAX_ORBITS];
-    long long nodes, max_nodes;
-    int max_solutions, path[MAX_DEPTH], stopped;
-    PyObject *found;
-} SubStage;
-
-static void release_sub(SubStage *s)
-{
-    int k;
-    for (k = 0; k < s->n_tables; k++) PyBuffer_Release(&s->tables[k].buf);
-    PyMem_Free(s->map);
-}
-
-static int parse_sub(SubStage *s, PyObject *spec)
-{
-    Py_buffer perms;
-    PyObject *tables, *succ;
-    int k, j;
-    memset(s, 0, sizeof(*s));
-    if (!PyArg_ParseTuple(spec, "iiy*OO", &s->n_moves, &s->n_orbits, &perms, &tables, &succ))
-        return 0;
-    if (s->n_moves < 1 || s->n_moves > MAX_MOVES || s->n_orbits < 1 || s->n_orbits > SUB_MAX_ORBITS
-        || perms.len != (Py_ssize_t)s->n_moves * s->n_orbits * SUB_SLOTS
-        || !PyTuple_Check(tables) || PyTuple_GET_SIZE(tables) > SUB_MAX_TABLES
-        || !PyTuple_Check(succ) || PyTuple_GET_SIZE(succ) != s->n_moves + 1) {
-        PyErr_SetString(PyExc_ValueError, "a sub-mask spec does not match its sizes");
-        PyBuffer_Release(&perms);
-        return 0;
-    }
-    if (!check_perms(perms.buf, perms.len)) { PyBuffer_Release(&perms); return 0; }
-    s->map = sub_maps(perms.buf, s->n_moves, s->n_orbits);
-    PyBuffer_Release(&perms);
-    if (!s->map) return 0;
-    for (k = 0; k < PyTuple_GET_SIZE(tables); k++) {
-        SubTable *t = &s->tables[k];
-        PyObject *orbits;
-        Py_ssize_t offset;
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(tables, k), "Oy*n", &orbits, &t->buf, &offset)) {
-            release_sub(s);
-            return 0;
-        }
-        s->n_tables++;
-        if (!PyTuple_Check(orbits) || PyTuple_GET_SIZE(orbits) < 1
-            || PyTuple_GET_SIZE(orbits) > SUB_MAX_TABLE_ORBITS) {
-            PyErr_SetString(PyExc_ValueError, "a sub-mask table needs 1 to 4 orbits");
-            release_sub(s);
-            return 0;
-        }
-        t->n_orbits = (int)PyTuple_GET_SIZE(orbits);
-        for (j = 0; j < t->n_orbits; j++) {
-            long v = PyLong_AsLong(PyTuple_GET_ITEM(orbits, j));
-            if (v < 0 || v >= s->n_orbits) {
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a sub-mask table names no orbit");
-                release_sub(s);
-                return 0;
-            }
-            t->orbits[j] = (int)v;
-        }
-        if (offset < 0 || (t->buf.len - offset) * 2 < (Py_ssize_t)pow70[t->n_orbits]) {
-            PyErr_SetString(PyExc_ValueError, "a sub-mask table is shorter than 70^k entries");
-            release_sub(s);
-            return 0;
-        }
-        t->data = (const unsigned char *)t->buf.buf + offset;
-    }
-    if (!parse_successors(succ, s->n_moves, s->allowed, s->n_allowed)) { release_sub(s); return 0; }
-    return 1;
-}
-
-static int sub_heuristic(const SubStage *s, const int *r)
-{
-    int h = 0, k, j;
-    for (k = 0; k < s->n_tables; k++) {
-        const SubTable *t = &s->tables[k];
-        uint32_t idx = 0;
-        int d;
-        for (j = 0; j < t->n_orbits; j++) idx += r[t->orbits[j]] * pow70[j];
-        d = (t->data[idx >> 1] >> ((idx & 1) << 2)) & 15;
-        if (d > h) h = d;
-    }
-    return h;
-}
-
-static int sub_dfs(SubStage *s, const int *r, int g, int bound, int last)
-{
-    int next[SUB_MAX_ORBITS];
-    int h = sub_heuristic(s, r), smallest = 1 << 20, row, k, o, at_goal = 1;
-    if (g + h > bound) return g + h;
-    for (o = 0; o < s->n_orbits; o++)
-        if (r[o] != s->goal[o]) { at_goal = 0; break; }
-    if (at_goal) {
-        if (g == bound) {
-            PyObject *path = PyList_New(g);
-            if (!path) { s->stopped = 1; return -1; }
-            for (k = 0; k < g; k++) PyList_SET_ITEM(path, k, PyLong_FromLong(s->path[k]));
-            if (PyList_Append(s->found, path) < 0) s->stopped = 1;
-            Py_DECREF(path);
-            if (PyList_GET_SIZE(s->found) >= s->max_solutions) s->stopped = 1;
-        }
-        return 1 << 20;
-    }
-    if (g >= MAX_DEPTH) return 1 << 20;
-    row = last < 0 ? s->n_moves : last;
-    for (k = 0; k < s->n_allowed[row]; k++) {
-        int m = s->allowed[row][k], t;
-        const unsigned char *mm = s->map + (size_t)m * s->n_orbits * SUB_RANKS;
-        if (s->max_nodes >= 0 && s->nodes >= s->max_nodes) { s->stopped = 1; return -1; }
-        s->nodes++;
-        for (o = 0; o < s->n_orbits; o++) next[o] = mm[o * SUB_RANKS + r[o]];
-        s->path[g] = m;
-        t = sub_dfs(s, next, g + 1, bound, m);
-        if (s->stopped) return -1;
-        if (t < smallest) smallest = t;
-    }
-    return smallest;
-}
-
-static PyObject *stage_sub_ida(PyObject *self, PyObject *args)
-{
-    PyObject *spec, *start, *goal, *result;
-    SubStage s;
-    int r[SUB_MAX_ORBITS], max_cost, max_solutions, bound;
-    long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OOOiiL", &spec, &start, &goal, &max_cost, &max_solutions, &max_nodes))
-        return NULL;
-    if (!parse_sub(&s, spec)) return NULL;
-    if (!sub_ranks_of(start, s.n_orbits, r) || !sub_ranks_of(goal, s.n_orbits, s.goal)) {
-        release_sub(&s);
-        return NULL;
-    }
-    s.max_nodes = max_nodes;
-    s.max_solutions = max_solutions < 1 ? 1 : max_solutions;
-    s.found = PyList_New(0);
-    if (!s.found) { release_sub(&s); return NULL; }
-    bound = sub_heuristic(&s, r);
-    while (bound <= max_cost && bound <= MAX_DEPTH) {
-        int next = sub_dfs(&s, r, 0, bound, -1);
-        if (PyErr_Occurred()) { Py_DECREF(s.found); release_sub(&s); return NULL; }
-        if (s.stopped || PyList_GET_SIZE(s.found) || next >= (1 << 20)) break;
-        bound = next;
-    }
-    result = Py_BuildValue("(OL)", s.found, s.nodes);
-    Py_DECREF(s.found);
-    release_sub(&s);
-    return result;
-}
-
 static PyMethodDef stage_methods[] = {
     {"bfs", stage_bfs, METH_VARARGS, "bfs(dest, n_moves, goal) -> distances by rank"},
     {"ida", stage_ida, METH_VARARGS, "ida(spec, start, max_cost, max_solutions, max_nodes)"},
     {"rank", stage_rank, METH_VARARGS, "rank(mask) -> combinatorial rank"},
     {"beam", stage_beam, METH_VARARGS, "beam(spec, start, width, max_depth) -> (path, found)"},
     {"sub_bfs", stage_sub_bfs, METH_VARARGS, "sub_bfs(perms, n_moves, n_orbits, goals) -> distances by index"},
-    {"sub_ida", stage_sub_ida, METH_VARARGS, "sub_ida(spec, start, goal, max_cost, max_solutions, max_nodes)"},
     {NULL, NULL, 0, NULL}
 };
 

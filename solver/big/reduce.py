@@ -145,11 +145,14 @@ class Reducer(object):
         orbit onto its axis), its centres then solved by tablesolve, under each whole-cube
         turn of ROTATIONS[:TRIED] (a cube with its centres solved stays so turned whole),
         each followed by the pairing and the parity stages; ([], []) if no staging is found.
+        The staging ends with the inner wings even (the later turns keep that parity), so the
+        parity stage finds nothing to do unless a beam had to end the staging.
         The free and insert stages are left out (parts: staging and solving in the turned
         frame, [], [], pairing, parity)."""
         n = self.n
         rotations, done = [], []
-        for staging, cube in self.staging.solve_all(state):
+        odd = lambda cube: 1 if self.parity(cube, blown_up(cube, n)) else 0  # noqa: E731
+        for staging, cube in self.staging.solve_all(state, odd):
             solving = self.solving.solve(cube, staged_colours(cube))
             cube = apply(cube, [m for part in solving for m in part], n)
             moves = [simplify([m for part in staging for m in part]),

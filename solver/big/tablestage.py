@@ -29,8 +29,8 @@ tables (735,471 four-bit entries each) are built by `cubebot tables build`
 from cubebot.solver import store
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
-from cubebot.solver.maskstage import (MaskStage, build_distances, compiled, face_mask, mask_of,
-                                      orbit_facelets)
+from cubebot.solver.maskstage import (ANY_PARITY, MaskStage, build_distances, compiled, face_mask,
+                                      mask_of, orbit_facelets)
 from cubebot.solver.moves import Move, apply
 from cubebot.solver.tables import PLAIN, write_dense
 
@@ -49,6 +49,12 @@ AXIS_FACES = {"LR": "LR", "UD": "UD"}
 
 def _turns(faces, depths, turns=TURNS):
     return [Move(f, 1, d, t) for f in faces for d in depths for t in turns]
+
+
+def flips_wings(move):
+    """True for a 2-layer quarter turn: the only turns of a 6x6x6 that change the parity of
+    its inner wing orbit against the view's (the parity stage's), as the tests check."""
+    return move.last == 2 and move.turns != 2
 
 
 def all_moves():
@@ -169,21 +175,29 @@ class Staging(object):
              bars_of, 0),
             ("ud-inner", [MaskStage(inner_ud_moves(), inner, N, [(0, t["6x6-stage-x-ud"])], [(1, 2)],
                                     d) for d in PAIR_DIVISORS], pairs_of, 1),
-            ("ud-outer", [MaskStage(keep_lr_five_moves(), outer, N, [(0, t["6x6-stage-x-ud"]),
-                                                                     (1, t["6x6-stage-bar-ud"])])],
-             bars_of, 1),
+            ("ud-outer", self._last(outer, ANY_PARITY), bars_of, 1),
         )
+        # the last search once more for each wing parity it must end with
+        self.last_by_parity = dict((want, self._last(outer, want)) for want in (0, 1))
         self.nodes = self.tried = self.beams = 0
+
+    def _last(self, outer, want):
+        t = self.tables
+        return [MaskStage(keep_lr_five_moves(), outer, N, [(0, t["6x6-stage-x-ud"]), (1, t["6x6-stage-bar-ud"])],
+                          flips=flips_wings, want=want)]
 
     def masks(self, cube, orbits, colours):
         return tuple(mask_of(cube, self.facelets[o], colours) for o in orbits)
 
-    def stage(self, cube, colours):
+    def stage(self, cube, colours, parity=None):
         """[parts, cube]: the four searches' moves for the colour pairs `colours` (L/R's,
         U/D's) and the cube after them; None if a search found no path within MAX_NODES
-        (each of its variants in turn)."""
+        (each of its variants in turn) nor by the beam. parity: None, or a function of the
+        cube, 1 where its inner wing orbit is odd: the last search then ends it even."""
         parts = []
-        for _name, variants, orbits, which in self.searches:
+        for name, variants, orbits, which in self.searches:
+            if name == "ud-outer" and parity is not None:
+                variants = self.last_by_parity[parity(cube)]
             start = self.masks(cube, orbits, colours[which])
             path = None
             for search in variants:
@@ -201,7 +215,7 @@ class Staging(object):
             cube = apply(cube, path, N)
         return parts, cube
 
-    def solve_all(self, cube):
+    def solve_all(self, cube, parity=None):
         """[(parts, cube)]: a staging for each choice of colour pairs (colour_pairs()) whose
         searches all finish within MAX_NODES, while the nodes spent stay within TOTAL_NODES,
         up to STAGINGS of them."""
@@ -211,7 +225,7 @@ class Staging(object):
             if self.nodes >= TOTAL_NODES or len(found) >= STAGINGS:
                 break
             self.tried += 1
-            staged = self.stage(cube, colours)
+            staged = self.stage(cube, colours, parity)
             if staged is not None:
                 found.append(staged)
         return found
