@@ -24,7 +24,7 @@ from cubebot.solver.cubies import corner_facelets
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.maskstage import compiled, orbit_facelets, slot_map
-from cubebot.solver.moves import Move, apply, simplify
+from cubebot.solver.moves import Move, simplify
 from cubebot.solver.tables import MOD3, write_dense
 from cubebot.solver import store
 
@@ -115,6 +115,9 @@ TABLES = {
     "6x6-solve-fb": (fb_steps, "FB"),
 }
 ORDER = ("6x6-solve-lr", "6x6-solve-ud", "6x6-solve-fb")
+ORDER_AXES = ("LR", "UD", "FB")          # each stage's steps keep the axes after its own
+LR_PATHS = 32                  # shortest L/R paths weighed by what U/D and F/B then cost
+UD_PATHS = 1                   # shortest U/D paths weighed by what F/B then costs
 
 
 def build_distances(name):
@@ -174,55 +177,90 @@ class Solving(object):
         for name in ORDER:
             table = store.open_dense(name, directory)
             if table.bits != 2 or len(table) != N_AXIS_STATES:
+                table.close()
                 raise TableError("table {} is not a 2-bit table of 70^4 entries: run `cubebot tables "
                                  "build`".format(name))
             self.tables[name] = table
-            steps, axis = TABLES[name]
+            steps, own = TABLES[name]
             self.steps[name] = [m if isinstance(m, list) else [m] for m in steps()]
-            perms = sub_perms(steps(), axis)
-            self.lookups[name] = [tuple(_mask_lookup(perms, (k * len(ORBITS) + o) * SUB_SLOTS)
-                                        for o in range(len(ORBITS)))
-                                  for k in range(len(self.steps[name]))]
+            # lookups[name][axis][step][orbit]: mask -> mask, for the axes the steps keep
+            self.lookups[name] = {}
+            for axis in ORDER_AXES[ORDER_AXES.index(own):]:
+                perms = sub_perms(steps(), axis)
+                self.lookups[name][axis] = [
+                    tuple(_mask_lookup(perms, (k * len(ORBITS) + o) * SUB_SLOTS) for o in range(len(ORBITS)))
+                    for k in range(len(self.steps[name]))]
 
-    def descend(self, name, masks):
-        """The moves that bring four sub-masks to the goal along the table `name`."""
-        table, ranks = self.tables[name], self.ranks
-        value = table[index_of(masks, ranks)]
-        if value == table.unreached:
+    def _value(self, name, masks):
+        return self.tables[name][index_of(masks, self.ranks)]
+
+    def _nearer(self, name, masks, value):
+        """[k]: the steps that bring `masks` (the table's axis) one move nearer its goal."""
+        want, own = (value - 1) % 3, TABLES[name][1]
+        out = []
+        for k, lookup in enumerate(self.lookups[name][own]):
+            after = tuple(look[m] for look, m in zip(lookup, masks))
+            if self._value(name, after) == want:
+                out.append((k, after))
+        return out
+
+    def _step(self, name, axis, k, masks):
+        return tuple(look[m] for look, m in zip(self.lookups[name][axis][k], masks))
+
+    def paths(self, name, masks, carried, limit):
+        """[(moves, carried masks at the end)]: up to `limit` shortest paths of the table
+        `name` to its goal, one each for the first distinct states met depth by depth;
+        carried: {axis: masks} of the other axes, moved along."""
+        value = self._value(name, masks)
+        if value == self.tables[name].unreached:
             raise TableError("table {} does not reach a staged state: run `cubebot tables build`".format(name))
-        moves, goal = [], (GOAL,) * len(ORBITS)
-        while masks != goal:
-            want = (value - 1) % 3
-            for k, lookup in enumerate(self.lookups[name]):
-                after = tuple(look[m] for look, m in zip(lookup, masks))
-                if table[index_of(after, ranks)] == want:
-                    moves += self.steps[name][k]
-                    masks, value = after, want
-                    break
-            else:
+        goal = (GOAL,) * len(ORBITS)
+        axes = sorted(carried)
+        level = [([], masks, tuple(carried[a] for a in axes))]
+        while level[0][1] != goal:
+            seen, nxt = set(), []
+            for moves, own, rest in level:
+                for k, after in self._nearer(name, own, value):
+                    moved = tuple(self._step(name, a, k, m) for a, m in zip(axes, rest))
+                    if (after, moved) not in seen and len(nxt) < limit:
+                        seen.add((after, moved))
+                        nxt.append((moves + self.steps[name][k], after, moved))
+            if not nxt:
                 raise TableError("table {} gives no nearer state: run `cubebot tables build`".format(name))
-        return moves
+            level, value = nxt, (value - 1) % 3
+        return [(moves, dict(zip(axes, rest))) for moves, _own, rest in level]
 
     def solve(self, cube, colours):
         """[lr, ud, fb moves] that solve every centre of a staged cube (colours: the colour
-        pairs staged on L/R and U/D), the shortest of the four colour choices."""
+        pairs staged on L/R and U/D): the shortest over both colours on L and on U,
+        LR_PATHS shortest L/R paths and UD_PATHS shortest U/D paths after each (F's colour
+        follows from the corners)."""
+        others = "".join(c for c in sorted(set(cube)) if c not in colours[0] + colours[1])
+        ud0, fb0 = colours[1][0], others[0]
         best = None
         for left in colours[0]:
-            lr = self.descend("6x6-solve-lr", sub_masks(cube, "LR", left))
-            after_lr = apply(cube, lr, N)
-            for up in colours[1]:
-                ud = self.descend("6x6-solve-ud", sub_masks(after_lr, "UD", up))
-                after_ud = apply(after_lr, ud, N)
-                front = front_colour(after_ud, left, up)
-                fb = self.descend("6x6-solve-fb", sub_masks(after_ud, "FB", front))
-                length = len(simplify(lr + ud + fb))
-                if best is None or length < best[0]:
-                    best = (length, [lr, ud, fb])
+            start = sub_masks(cube, "LR", left)
+            carried = {"UD": sub_masks(cube, "UD", ud0), "FB": sub_masks(cube, "FB", fb0)}
+            for lr, rest in self.paths("6x6-solve-lr", start, carried, LR_PATHS):
+                for up in colours[1]:
+                    front = front_colour(cube, left, up)
+                    ud = rest["UD"] if up == ud0 else _complement(rest["UD"])
+                    fb = rest["FB"] if front == fb0 else _complement(rest["FB"])
+                    for ud_moves, after in self.paths("6x6-solve-ud", ud, {"FB": fb}, UD_PATHS):
+                        fb_moves = self.paths("6x6-solve-fb", after["FB"], {}, 1)[0][0]
+                        length = len(simplify(lr + ud_moves + fb_moves))
+                        if best is None or length < best[0]:
+                            best = (length, [lr, ud_moves, fb_moves])
         return best[1]
 
     def close(self):
         for table in self.tables.values():
             table.close()
+
+
+def _complement(masks):
+    """The sub-masks of the axis's other colour."""
+    return tuple(0xFF ^ m for m in masks)
 
 
 def _mask_lookup(perms, at):
