@@ -60,11 +60,10 @@ TRIED = {6: 12, 7: 8}         # orientations tried per size (1 for sizes not nam
 ESTIMATE_CENTRE = 1.1
 ESTIMATE_WING = 2.1
 
-# The 6x6x6 centres staged by tables (tablestage) instead of the free stage, where the
-# compiled staging search is built. Off: it stages only about half the states within its
-# nodes and gains a few moves at most (docs/benchmarks.md, "staging-tables-6"); it stays for
-# the solving stages that would use the staging (docs/solver-big.md, "Centres staged by tables").
-TABLE_STAGING = False
+# The 6x6x6 centres staged (tablestage) and solved (tablesolve) by tables instead of the free,
+# insert and centre stages, where the compiled staging module is built (docs/solver-big.md,
+# "Centres staged and solved by tables"; figures in docs/benchmarks.md, "solver-big-6").
+TABLE_STAGING = True
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 

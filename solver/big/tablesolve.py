@@ -121,15 +121,43 @@ UD_PATHS = 1                   # shortest U/D paths weighed by what F/B then cos
 
 
 def build_distances(name):
-    """bytearray of N_AXIS_STATES: each state's distance from the goal (compiled
-    breadth-first search; TableError without the compiled module)."""
-    lib = compiled()
-    if lib is None:
-        raise TableError("table {} is built by the compiled staging module "
-                         "(cubebot.solver._stage), which is not built here".format(name))
+    """bytearray of N_AXIS_STATES: each state's distance from the goal, 255 where
+    unreached: the compiled breadth-first search where it is built, else the same in
+    Python (tens of minutes a table)."""
     moves, axis = TABLES[name]
     steps = moves()
-    return lib.sub_bfs(sub_perms(steps, axis), len(steps), len(ORBITS), ((GOAL,) * len(ORBITS),))
+    perms = sub_perms(steps, axis)
+    lib = compiled()
+    if lib is not None:
+        return lib.sub_bfs(perms, len(steps), len(ORBITS), ((GOAL,) * len(ORBITS),))
+    return _python_distances(perms, len(steps))
+
+
+def _python_distances(perms, n_steps):
+    ranks = sub_ranks()
+    masks = sorted(ranks, key=ranks.get)
+    # maps[k][o][r]: what rank r of orbit o becomes under step k, times 70^o
+    maps = [[[ranks[look[m]] * N_SUB ** o for m in masks]
+             for o, look in enumerate(_mask_lookup(perms, (k * len(ORBITS) + o) * SUB_SLOTS)
+                                      for o in range(len(ORBITS)))]
+            for k in range(n_steps)]
+    dist = bytearray([255]) * N_AXIS_STATES
+    start = index_of((GOAL,) * len(ORBITS), ranks)
+    dist[start] = 0
+    frontier, depth = [start], 0
+    while frontier:
+        nxt = []
+        for i in frontier:
+            r0, rest = i % N_SUB, i // N_SUB
+            r1, rest = rest % N_SUB, rest // N_SUB
+            r2, r3 = rest % N_SUB, rest // N_SUB
+            for m0, m1, m2, m3 in maps:
+                j = m0[r0] + m1[r1] + m2[r2] + m3[r3]
+                if dist[j] == 255:
+                    dist[j] = depth + 1
+                    nxt.append(j)
+        frontier, depth = nxt, depth + 1
+    return dist
 
 
 def _build(name, path, progress):

@@ -9,8 +9,6 @@ compiled module refuses bad arguments with a named error.
 """
 
 import random
-from collections import deque
-
 import pytest
 
 from bench import cube3d
@@ -76,38 +74,16 @@ def test_each_stage_keeps_what_the_earlier_ones_made():
     assert "LR" not in _solved_axes(apply(solved, [Move("U", 1, 2, 2)], N))
 
 
-def _python_bfs(perms, n_moves, n_orbits, goal):
-    ranks = tsol.sub_ranks()
-    masks = sorted(ranks, key=ranks.get)
-    looks = [[tsol._mask_lookup(perms, (m * n_orbits + o) * tsol.SUB_SLOTS) for o in range(n_orbits)]
-             for m in range(n_moves)]
-    index = lambda state: sum(ranks[s] * tsol.N_SUB ** o for o, s in enumerate(state))  # noqa: E731
-    dist = bytearray([255]) * tsol.N_SUB ** n_orbits
-    dist[index(goal)] = 0
-    queue = deque([goal])
-    while queue:
-        state = queue.popleft()
-        for look in looks:
-            after = tuple(look[o][s] for o, s in enumerate(state))
-            if dist[index(after)] == 255:
-                dist[index(after)] = dist[index(state)] + 1
-                queue.append(after)
-    assert masks
-    return dist
-
-
 @needs_module
 def test_compiled_and_python_breadth_first_give_the_same_bytes():
-    moves = [Move("R", 1, 2, 2), Move("L", 1, 3, 2), Move("U", 1, 1, 1), Move("D", 1, 1, 2)]
-    perms = bytearray()
-    full = tsol.sub_perms(moves, "UD")
-    per = len(tsol.ORBITS) * tsol.SUB_SLOTS
-    for m in range(len(moves)):             # two orbits of the four: 70^2 states
-        perms += full[m * per:m * per + 2 * tsol.SUB_SLOTS]
-    compiled = maskstage.compiled().sub_bfs(bytes(perms), len(moves), 2, ((tsol.GOAL, tsol.GOAL),))
-    python = _python_bfs(bytes(perms), len(moves), 2, (tsol.GOAL, tsol.GOAL))
+    # a small instance: three steps reach a few dozen of the 70^4 states
+    steps = [Move("R", 1, 2, 2), Move("U", 1, 1, 1), [Move("L", 1, 3, 2), Move("F", 1, 1, 1), Move("L", 1, 3, 2)]]
+    perms = tsol.sub_perms(steps, "UD")
+    compiled = maskstage.compiled().sub_bfs(perms, len(steps), len(tsol.ORBITS), ((tsol.GOAL,) * 4,))
+    python = tsol._python_distances(perms, len(steps))
     assert compiled == python
-    assert 2 < max(d for d in python if d != 255)
+    reached = [d for d in python if d != 255]
+    assert 20 < len(reached) < tsol.N_AXIS_STATES and max(reached) > 3
 
 
 @needs_module
@@ -162,3 +138,16 @@ def test_the_beam_pairs_what_the_node_limited_search_leaves(tables_dir):
     assert maskstage.mask_of(after, inner, lr) == maskstage.face_mask("LR")
     a = maskstage.mask_of(after, maskstage.orbit_facelets(1, 2, N), lr)
     assert a == maskstage.mask_of(after, maskstage.orbit_facelets(1, 3, N), lr)
+
+
+def test_only_two_layer_quarter_turns_change_the_inner_wing_parity(tables_dir):
+    from cubebot.solver.big.reduce import Reducer
+    from cubebot.solver.big.views import blown_up
+    reducer = Reducer(N, tables_dir)
+    odd = lambda cube: bool(reducer.parity(cube, blown_up(cube, N)))  # noqa: E731
+    rng = random.Random(4414)
+    for _ in range(2):
+        state = scramble.random_state(N, rng)
+        for move in ts.all_moves():
+            assert odd(apply(state, [move], N)) != odd(state) or not ts.flips_wings(move), move
+            assert odd(apply(state, [move], N)) == odd(state) or ts.flips_wings(move), move

@@ -186,5 +186,7 @@ def test_a_6x6x6_is_solved_through_the_staged_path(tables_dir, monkeypatch):
     monkeypatch.setattr(reduce, "TRIED", {N: 2})             # two orientations: quicker
     state = scramble.random_state(N, random.Random(6666))     # one the staging stages
     result = big.solve_stages(state)
-    assert result.stages["staging"] and not result.stages["free"]
+    assert result.stages["staging"] and result.stages["solving"] and not result.stages["free"]
+    # the staging ends the inner wings even and the solving leaves every centre solved
+    assert not result.stages["parity"] and not result.stages["centres"]
     assert cube3d.solves(state, format_moves(result.candidates[0]))
