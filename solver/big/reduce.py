@@ -92,10 +92,7 @@ class Reducer(object):
         self.free = FreeStage(n)
         self.inserts = InsertStage(n)
         self.pairing = PairingStage(n)
-        self.staging = self.solving = None
-        if TABLE_STAGING and n == STAGED_SIZE and staging_available():
-            self.staging = Staging(directory)
-            self.solving = Solving(directory)
+        self.staged = TABLE_STAGING and n == STAGED_SIZE and staging_available()
 
     def solve_view(self, cube, budget):
         """The last stage: the lifted moves that solve the smaller cube's view."""
@@ -149,11 +146,20 @@ class Reducer(object):
         The free and insert stages are left out (parts: staging and solving in the turned
         frame, [], [], pairing, parity)."""
         n = self.n
-        rotations, done = [], []
+        rotations, done, found = [], [], []
         odd = lambda cube: 1 if self.parity(cube, blown_up(cube, n)) else 0  # noqa: E731
-        for staging, cube in self.staging.solve_all(state, odd):
-            solving = self.solving.solve(cube, staged_colours(cube))
-            cube = apply(cube, [m for part in solving for m in part], n)
+        # the tables are open for these two stages only: their pages leave the RSS after
+        staging, solving = Staging(self.directory), None
+        try:
+            solving = Solving(self.directory)
+            for parts, cube in staging.solve_all(state, odd):
+                solved = solving.solve(cube, staged_colours(cube))
+                found.append((parts, solved, apply(cube, [m for part in solved for m in part], n)))
+        finally:
+            staging.close()
+            if solving is not None:
+                solving.close()
+        for staging, solving, cube in found:
             moves = [simplify([m for part in staging for m in part]),
                      simplify([m for part in solving for m in part])]
             for rotation in ROTATIONS[:TRIED.get(n, 1)]:
@@ -171,7 +177,7 @@ class Reducer(object):
         else the first stages tried under ROTATIONS[:TRIED], the rest
         on the best estimate; every move is given back in the frame of `state`."""
         n = self.n
-        turns, staged = self.staged_stages(state) if self.staging is not None else ([], [])
+        turns, staged = self.staged_stages(state) if self.staged else ([], [])
         if staged:
             estimates = [self.estimate(parts, cube) for parts, cube in staged]
             best = estimates.index(min(estimates))

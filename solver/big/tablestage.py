@@ -152,10 +152,12 @@ class Staging(object):
     """The four staging searches with their tables open."""
 
     def __init__(self, directory=None):
-        self.tables = {}
+        self.tables, self.opened = {}, []
         for name in TABLES:
             table = store.open_dense(name, directory)
+            self.opened.append(table)
             if table.bits != 4:
+                self.close()
                 raise TableError("table {} is not a 4-bit table: run `cubebot tables build`".format(name))
             self.tables[name] = table.nibbles()
         self.facelets = dict((o, orbit_facelets(o[0], o[1], N))
@@ -180,6 +182,11 @@ class Staging(object):
         # the last search once more for each wing parity it must end with
         self.last_by_parity = dict((want, self._last(outer, want)) for want in (0, 1))
         self.nodes = self.tried = self.beams = 0
+
+    def close(self):
+        """Unmap the tables (the pages a search read stop counting in the process's RSS)."""
+        for table in self.opened:
+            table.close()
 
     def _last(self, outer, want):
         t = self.tables
