@@ -49,10 +49,10 @@ def stage_each(cubes):
         started = time.perf_counter()
         found = staging.solve_all(state, odd)
         seconds = time.perf_counter() - started
-        tried += min(len(tablestage.colour_pairs()), staging.tried)
+        tried += min(len(tablestage.colour_pairs(state)), staging.tried)
         for parts, cube in found:
             after = cube3d.apply(state, format_moves([m for p in parts for m in p]))
-            if after != cube or not any(tablestage.staged(after, c) for c in tablestage.colour_pairs()):
+            if after != cube or not any(tablestage.staged(after, c) for c in tablestage.colour_pairs(state)):
                 raise SystemExit("state {}: a staging is not staged by the independent model".format(k))
             for name, part in zip(names, parts):
                 moves[name].append(len(part))
@@ -103,7 +103,7 @@ def run(count, solve, record_it):
         "cube, then a beam of width {}), then the three descents of solver/big/tablesolve.py; "
         "every staging and solve applied back by "
         "bench/cube3d.py and checked from the facelets. Load average {:.1f} on {} CPUs shared "
-        "with other jobs.".format(count, SEEDS[N], len(tablestage.colour_pairs()),
+        "with other jobs.".format(count, SEEDS[N], len(tablestage.colour_pairs(cubes[0])),
                                   tablestage.STAGINGS, tablestage.MAX_NODES, tablestage.TOTAL_NODES,
                                   tablestage.BEAM_WIDTH, load, os.cpu_count()),
         "",

@@ -27,7 +27,8 @@ tables (735,471 four-bit entries each) are built by `cubebot tables build`
 """
 
 from cubebot.solver import store
-from cubebot.solver.errors import TableError
+from cubebot.solver.cubies import corner_facelets
+from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
 from cubebot.solver.maskstage import (ANY_PARITY, MaskStage, build_distances, compiled, face_mask,
                                       mask_of, orbit_facelets)
@@ -142,10 +143,31 @@ def available():
     return compiled() is not None
 
 
-def colour_pairs():
+def opposite_pairs(cube):
+    """The cube's three pairs of opposite colours (two colours no corner shows together),
+    each as a sorted string, sorted."""
+    together = {}
+    for spots in corner_facelets(N):
+        colours = set(cube[x] for x in spots)
+        for c in colours:
+            together.setdefault(c, set()).update(colours)
+    pairs = set()
+    for c, seen in together.items():
+        rest = [d for d in together if d not in seen]
+        if len(rest) != 1:
+            raise InvalidCube("the corners show no colour opposite {}".format(c))
+        pairs.add("".join(sorted(c + rest[0])))
+    return sorted(pairs)
+
+
+def colour_pairs(cube):
     """[(colours staged onto L/R, colours onto U/D)]: a choice for each axis that takes the
-    L/R place, the cube's own faces' colours first."""
-    return [("LR", "UD"), ("UD", "FB"), ("FB", "LR")]
+    L/R place. A cube lettered by its faces (URFDLB) starts with its own L/R and U/D; other
+    symbols start with their opposite pairs in sorted order."""
+    if set(cube) == set(FACES):
+        return [("LR", "UD"), ("UD", "FB"), ("FB", "LR")]
+    p = opposite_pairs(cube)
+    return [(p[0], p[1]), (p[1], p[2]), (p[2], p[0])]
 
 
 class Staging(object):
@@ -223,12 +245,12 @@ class Staging(object):
         return parts, cube
 
     def solve_all(self, cube, parity=None):
-        """[(parts, cube)]: a staging for each choice of colour pairs (colour_pairs()) whose
+        """[(parts, cube)]: a staging for each choice of colour pairs (colour_pairs(cube)) whose
         searches all finish within MAX_NODES, while the nodes spent stay within TOTAL_NODES,
         up to STAGINGS of them."""
         found = []
         self.nodes = self.tried = self.beams = 0
-        for colours in colour_pairs():
+        for colours in colour_pairs(cube):
             if self.nodes >= TOTAL_NODES or len(found) >= STAGINGS:
                 break
             self.tried += 1

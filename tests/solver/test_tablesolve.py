@@ -127,13 +127,13 @@ def test_the_beam_pairs_what_the_node_limited_search_leaves(tables_dir):
     state = scramble.random_state(N, random.Random(6666))
     staging = ts.Staging(tables_dir)
     _name, variants, orbits, which = staging.searches[0]          # lr-inner
-    start = staging.masks(state, orbits, ts.colour_pairs()[0][which])
+    start = staging.masks(state, orbits, ts.colour_pairs(state)[0][which])
     paths, _nodes = variants[-1].search(start, ts.MAX_COST, 1, 1000)
     assert not paths                                              # too few nodes
     path = variants[-1].beam(start, ts.BEAM_WIDTH, ts.BEAM_DEPTH)
     assert path and len(path) <= ts.BEAM_DEPTH
     after = cube3d.apply(state, format_moves(path))
-    lr = ts.colour_pairs()[0][0]
+    lr = ts.colour_pairs(state)[0][0]
     inner = maskstage.orbit_facelets(2, 2, N)
     assert maskstage.mask_of(after, inner, lr) == maskstage.face_mask("LR")
     a = maskstage.mask_of(after, maskstage.orbit_facelets(1, 2, N), lr)
