@@ -17,6 +17,21 @@
  *                              of the paired orbits divided by a divisor;
  *                              every path of the first bound that has any,
  *                              up to max_solutions, within max_nodes nodes.
+ *   beam(spec, start, width, max_depth)
+ *                              (path, found): a beam over the same stage (at
+ *                              most 4 orbits), the `width` children of least
+ *                              bound (then fewest unpaired) kept each depth,
+ *                              one a state; the first path to a state of
+ *                              bound 0. It holds BEAM_SPARE x width children
+ *                              (each made twice: counted, then kept).
+ *
+ * Once every orbit is staged, an axis's two faces hold 8 slots of each orbit,
+ * 4 of them of one colour: a 4-of-8 "sub-mask" ranked among C(8, 4) = 70. A
+ * state of k orbits is the index sum r_o * 70^o.
+ *   sub_bfs(perms, n_moves, n_orbits, goals)
+ *                              the distance of every 70^k index from the
+ *                              nearest goal (tuples of sub-masks), 255 where
+ *                              unreached: a bytearray of 70^k (k <= 4)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -159,6 +174,8 @@ typedef struct {
 
 typedef struct {
     int n_moves, n_orbits, n_tables, n_pairs, divisor, weight;
+    unsigned char flips[MAX_MOVES];  /* 1 where a move flips the parity the goal asks */
+    int want;                    /* the parity a path must end with, -1: any */
     Lookup *look;                /* [move * n_orbits + orbit] */
     Table tables[MAX_ORBITS];
     int pairs[MAX_ORBITS][2];
@@ -177,15 +194,45 @@ static void release_stage(Stage *s)
     PyMem_Free(s->look);
 }
 
+static int parse_successors(PyObject *succ, int n_moves, int allowed[][MAX_MOVES], int *n_allowed)
+{
+    int m, k;
+    for (m = 0; m <= n_moves; m++) {
+        PyObject *row = PyTuple_GET_ITEM(succ, m);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) > n_moves) {
+            PyErr_SetString(PyExc_ValueError, "a successor row is not a tuple of moves");
+            return 0;
+        }
+        n_allowed[m] = (int)PyTuple_GET_SIZE(row);
+        for (k = 0; k < n_allowed[m]; k++) {
+            long v = PyLong_AsLong(PyTuple_GET_ITEM(row, k));
+            if (v < 0 || v >= n_moves) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a successor is no move");
+                return 0;
+            }
+            allowed[m][k] = (int)v;
+        }
+    }
+    return 1;
+}
+
 static int parse_stage(Stage *s, PyObject *spec)
 {
-    Py_buffer dest;
+    Py_buffer dest, flips;
     PyObject *tables, *pairs, *succ;
     int m, o, k;
     memset(s, 0, sizeof(*s));
-    if (!PyArg_ParseTuple(spec, "iiy*OOiiO", &s->n_moves, &s->n_orbits, &dest, &tables, &pairs,
-                          &s->divisor, &s->weight, &succ))
+    if (!PyArg_ParseTuple(spec, "iiy*OOiiOy*i", &s->n_moves, &s->n_orbits, &dest, &tables, &pairs,
+                          &s->divisor, &s->weight, &succ, &flips, &s->want))
         return 0;
+    if (flips.len != s->n_moves || s->n_moves > MAX_MOVES || s->want < -1 || s->want > 1) {
+        PyErr_SetString(PyExc_ValueError, "a staging spec needs one parity flag a move and a parity of -1, 0 or 1");
+        PyBuffer_Release(&flips);
+        PyBuffer_Release(&dest);
+        return 0;
+    }
+    for (m = 0; m < s->n_moves; m++) s->flips[m] = ((const unsigned char *)flips.buf)[m] ? 1 : 0;
+    PyBuffer_Release(&flips);
     if (s->n_moves < 1 || s->n_moves > MAX_MOVES || s->n_orbits < 1 || s->n_orbits > MAX_ORBITS
         || dest.len != (Py_ssize_t)s->n_moves * s->n_orbits * SLOTS || s->divisor < 1 || s->weight < 1
         || !PyTuple_Check(tables) || !PyTuple_Check(pairs) || !PyTuple_Check(succ)
@@ -229,28 +276,12 @@ static int parse_stage(Stage *s, PyObject *spec)
         }
         s->n_pairs++;
     }
-    for (m = 0; m <= s->n_moves; m++) {
-        PyObject *row = PyTuple_GET_ITEM(succ, m);
-        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) > s->n_moves) {
-            PyErr_SetString(PyExc_ValueError, "a successor row is not a tuple of moves");
-            release_stage(s);
-            return 0;
-        }
-        s->n_allowed[m] = (int)PyTuple_GET_SIZE(row);
-        for (k = 0; k < s->n_allowed[m]; k++) {
-            long v = PyLong_AsLong(PyTuple_GET_ITEM(row, k));
-            if (v < 0 || v >= s->n_moves) {
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a successor is no move");
-                release_stage(s);
-                return 0;
-            }
-            s->allowed[m][k] = (int)v;
-        }
-    }
+    if (!parse_successors(succ, s->n_moves, s->allowed, s->n_allowed)) { release_stage(s); return 0; }
     return 1;
 }
 
-static int heuristic(const Stage *s, const uint32_t *masks)
+/* the bound of a state with parity `par`: 1 where every mask is there but the parity not */
+static int heuristic(const Stage *s, const uint32_t *masks, int par)
 {
     int h = 0, k, unpaired = 0;
     for (k = 0; k < s->n_tables; k++) {
@@ -263,14 +294,15 @@ static int heuristic(const Stage *s, const uint32_t *masks)
     for (k = 0; k < s->n_pairs; k++)
         unpaired += __builtin_popcount(masks[s->pairs[k][0]] ^ masks[s->pairs[k][1]]);
     unpaired = (unpaired + s->divisor - 1) / s->divisor;
-    return unpaired > h ? unpaired : h;
+    h = unpaired > h ? unpaired : h;
+    return h == 0 && s->want >= 0 && par != s->want ? 1 : h;
 }
 
 /* the smallest f above bound below this node; -1 once stopped */
-static int dfs(Stage *s, const uint32_t *masks, int g, int bound, int last)
+static int dfs(Stage *s, const uint32_t *masks, int g, int bound, int last, int par)
 {
     uint32_t next[MAX_ORBITS];
-    int h = heuristic(s, masks), smallest = 1 << 20, row, k, o;
+    int h = heuristic(s, masks, par), smallest = 1 << 20, row, k, o;
     if (g + h > bound) return g + h;
     if (h == 0) {
         if (g == bound) {
@@ -291,7 +323,7 @@ static int dfs(Stage *s, const uint32_t *masks, int g, int bound, int last)
         s->nodes++;
         for (o = 0; o < s->n_orbits; o++) next[o] = move_mask(&s->look[m * s->n_orbits + o], masks[o]);
         s->path[g] = m;
-        t = dfs(s, next, g + 1, bound, m);
+        t = dfs(s, next, g + 1, bound, m, par ^ s->flips[m]);
         if (s->stopped) return -1;
         if (t < smallest) smallest = t;
     }
@@ -328,15 +360,158 @@ static PyObject *stage_ida(PyObject *self, PyObject *args)
     s.max_solutions = max_solutions < 1 ? 1 : max_solutions;
     s.found = PyList_New(0);
     if (!s.found) { release_stage(&s); return NULL; }
-    bound = heuristic(&s, masks);
+    bound = heuristic(&s, masks, 0);
     while (bound <= max_cost && bound <= MAX_DEPTH) {
-        int next = dfs(&s, masks, 0, bound, -1);
+        int next = dfs(&s, masks, 0, bound, -1, 0);
         if (PyErr_Occurred()) { Py_DECREF(s.found); release_stage(&s); return NULL; }
         if (s.stopped || PyList_GET_SIZE(s.found) || next >= (1 << 20)) break;
         bound = next;
     }
     result = Py_BuildValue("(OL)", s.found, s.nodes);
     Py_DECREF(s.found);
+    release_stage(&s);
+    return result;
+}
+
+/* ---- the beam: a bounded search that always ends (the IDA*'s fallback) ---- */
+
+#define BEAM_MAX_ORBITS 4
+#define BEAM_KEYS (64 * (MAX_DEPTH + 1))   /* key = bound * 64 + unpaired (at most 48) */
+#define BEAM_SPARE 6                       /* children held a depth: BEAM_SPARE x width, duplicates included */
+
+typedef struct {
+    uint32_t masks[BEAM_MAX_ORBITS + 1];   /* the masks, then the parity */
+    int key, parent, order;
+    unsigned char move;
+} BeamNode;
+
+typedef struct {
+    int parent;
+    unsigned char move;
+} BeamStep;
+
+static int beam_key(const Stage *s, const uint32_t *masks)
+{
+    int k, u = 0, h = heuristic(s, masks, (int)masks[BEAM_MAX_ORBITS]);
+    for (k = 0; k < s->n_pairs; k++)
+        u += __builtin_popcount(masks[s->pairs[k][0]] ^ masks[s->pairs[k][1]]);
+    if (h > MAX_DEPTH) h = MAX_DEPTH;
+    return h * 64 + (u < 63 ? u : 63);
+}
+
+static int by_masks(const void *a, const void *b)
+{
+    const BeamNode *x = a, *y = b;
+    int c = memcmp(x->masks, y->masks, sizeof(x->masks));
+    return c ? c : x->order - y->order;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const BeamNode *x = a, *y = b;
+    return x->key != y->key ? x->key - y->key : x->order - y->order;
+}
+
+/* the children of `level` (n nodes): each made twice, first to count the keys, then
+ * to keep those below the key that fills `cap` (and of that key up to `cap`) */
+static int beam_children(const Stage *s, const BeamNode *level, int n, BeamNode *out, int cap)
+{
+    static int count[BEAM_KEYS];
+    int pass, p, k, o, threshold = BEAM_KEYS, kept = 0, order = 0, sum = 0;
+    memset(count, 0, sizeof(count));
+    for (pass = 0; pass < 2; pass++) {
+        for (p = 0; p < n; p++) {
+            int row = level[p].move == 255 ? s->n_moves : level[p].move;
+            for (k = 0; k < s->n_allowed[row]; k++) {
+                int m = s->allowed[row][k], key;
+                uint32_t masks[BEAM_MAX_ORBITS + 1] = {0, 0, 0, 0, 0};
+                for (o = 0; o < s->n_orbits; o++)
+                    masks[o] = move_mask(&s->look[m * s->n_orbits + o], level[p].masks[o]);
+                masks[BEAM_MAX_ORBITS] = level[p].masks[BEAM_MAX_ORBITS] ^ s->flips[m];
+                key = beam_key(s, masks);
+                if (pass == 0) { count[key]++; continue; }
+                order++;
+                if (key > threshold || kept >= cap) continue;
+                memcpy(out[kept].masks, masks, sizeof(masks));
+                out[kept].key = key;
+                out[kept].parent = p;
+                out[kept].move = (unsigned char)m;
+                out[kept].order = order;
+                kept++;
+            }
+        }
+        if (pass == 0)
+            for (threshold = 0; threshold < BEAM_KEYS - 1; threshold++)
+                if ((sum += count[threshold]) >= cap) break;
+    }
+    return kept;
+}
+
+static PyObject *stage_beam(PyObject *self, PyObject *args)
+{
+    PyObject *spec, *start, *result = NULL, *path;
+    Stage s;
+    int width, max_depth, depth, k, at, found = -1, size = 1;
+    BeamNode *level = NULL, *children = NULL;
+    BeamStep *steps = NULL;
+    if (!PyArg_ParseTuple(args, "OOii", &spec, &start, &width, &max_depth)) return NULL;
+    if (width < 1 || width > 100000 || max_depth < 1 || max_depth > MAX_DEPTH) {
+        PyErr_SetString(PyExc_ValueError, "a beam needs a width of 1 to 100000 and a depth of 1 to 40");
+        return NULL;
+    }
+    if (!parse_stage(&s, spec)) return NULL;
+    if (s.n_orbits > BEAM_MAX_ORBITS || s.n_moves > 254) {
+        PyErr_SetString(PyExc_ValueError, "a beam takes at most 4 orbits and 254 moves");
+        goto done;
+    }
+    if (!PyTuple_Check(start) || PyTuple_GET_SIZE(start) != s.n_orbits) {
+        PyErr_SetString(PyExc_ValueError, "the start needs one mask an orbit");
+        goto done;
+    }
+    level = PyMem_Calloc(BEAM_SPARE * (size_t)width, sizeof(BeamNode));
+    children = PyMem_Calloc(BEAM_SPARE * (size_t)width, sizeof(BeamNode));
+    steps = PyMem_Calloc((size_t)width * (max_depth + 1), sizeof(BeamStep));
+    if (!level || !children || !steps) { PyErr_NoMemory(); goto done; }
+    for (k = 0; k < s.n_orbits; k++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(start, k));
+        if (PyErr_Occurred() || __builtin_popcountl(v) != PIECES || v >> SLOTS) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "a start mask is not 8 of 24 slots");
+            goto done;
+        }
+        level[0].masks[k] = (uint32_t)v;
+    }
+    level[0].move = 255;
+    if (heuristic(&s, level[0].masks, 0) == 0) found = 0;
+    for (depth = 0; found < 0 && depth < max_depth && size; depth++) {
+        int n = beam_children(&s, level, size, children, BEAM_SPARE * width), p, kept = 0;
+        BeamNode *swap;
+        /* one child a state (the first made), then the best `width` of them */
+        qsort(children, n, sizeof(BeamNode), by_masks);
+        for (p = 0; p < n; p++)
+            if (kept == 0 || memcmp(children[kept - 1].masks, children[p].masks, sizeof(children[p].masks)))
+                children[kept++] = children[p];
+        qsort(children, kept, sizeof(BeamNode), by_key);
+        size = kept < width ? kept : width;
+        for (p = 0; p < size; p++) {
+            steps[(size_t)(depth + 1) * width + p].parent = children[p].parent;
+            steps[(size_t)(depth + 1) * width + p].move = children[p].move;
+        }
+        swap = level; level = children; children = swap;
+        if (size && level[0].key < 64) found = depth + 1;
+    }
+    path = PyList_New(found < 0 ? 0 : found);
+    if (!path) goto done;
+    for (k = found, at = 0; k > 0; k--) {
+        PyList_SET_ITEM(path, k - 1, PyLong_FromLong(steps[(size_t)k * width + at].move));
+        at = steps[(size_t)k * width + at].parent;
+    }
+    result = Py_BuildValue("(Oi)", path, found >= 0);
+    Py_DECREF(path);
+done:
+    PyMem_Free(level);
+    PyMem_Free(children);
+    PyMem_Free(steps);
     release_stage(&s);
     return result;
 }
@@ -352,10 +527,138 @@ static PyObject *stage_rank(PyObject *self, PyObject *args)
     return PyLong_FromUnsignedLong(rank_mask((uint32_t)mask));
 }
 
+/* ---- sub-masks: 4 of an axis's 8 slots ---- */
+
+#define SUB_SLOTS 8
+#define SUB_RANKS 70            /* C(8, 4) */
+#define SUB_MAX_TABLE_ORBITS 4  /* 70^4 = 24,010,000 entries at most a table */
+
+static int sub_rank[256];       /* -1 where the mask has not 4 bits set */
+static unsigned char sub_unrank[SUB_RANKS];
+static uint32_t pow70[SUB_MAX_TABLE_ORBITS + 1];
+
+static void init_sub(void)
+{
+    int v, r = 0, k;
+    for (v = 0; v < 256; v++) {
+        if (__builtin_popcount(v) == 4) { sub_unrank[r] = (unsigned char)v; sub_rank[v] = r++; }
+        else sub_rank[v] = -1;
+    }
+    pow70[0] = 1;
+    for (k = 1; k <= SUB_MAX_TABLE_ORBITS; k++) pow70[k] = pow70[k - 1] * SUB_RANKS;
+}
+
+/* map[(m * n_orbits + o) * 70 + r]: the rank that rank r becomes under move m in orbit o */
+static unsigned char *sub_maps(const unsigned char *perms, int n_moves, int n_orbits)
+{
+    unsigned char *map = PyMem_Malloc((size_t)n_moves * n_orbits * SUB_RANKS);
+    int mo, r, i;
+    if (!map) { PyErr_NoMemory(); return NULL; }
+    for (mo = 0; mo < n_moves * n_orbits; mo++) {
+        const unsigned char *dest = perms + mo * SUB_SLOTS;
+        for (r = 0; r < SUB_RANKS; r++) {
+            int v = sub_unrank[r], out = 0;
+            for (i = 0; i < SUB_SLOTS; i++)
+                if (v & (1 << i)) out |= 1 << dest[i];
+            map[mo * SUB_RANKS + r] = (unsigned char)sub_rank[out];
+        }
+    }
+    return map;
+}
+
+static int check_perms(const unsigned char *perms, Py_ssize_t count)
+{
+    Py_ssize_t i, j;
+    for (i = 0; i < count; i += SUB_SLOTS) {
+        int seen = 0;
+        for (j = 0; j < SUB_SLOTS; j++) {
+            if (perms[i + j] >= SUB_SLOTS || (seen & (1 << perms[i + j]))) {
+                PyErr_SetString(PyExc_ValueError, "a sub-mask move is not a permutation of 8 slots");
+                return 0;
+            }
+            seen |= 1 << perms[i + j];
+        }
+    }
+    return 1;
+}
+
+/* the ranks of a tuple of sub-masks, into out[0..n); 0 and a ValueError if one is no 4-of-8 mask */
+static int sub_ranks_of(PyObject *tuple, int n, int *out)
+{
+    int k;
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != n) {
+        PyErr_SetString(PyExc_ValueError, "a sub-mask state needs one mask an orbit");
+        return 0;
+    }
+    for (k = 0; k < n; k++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(tuple, k));
+        if (PyErr_Occurred() || v < 0 || v > 255 || sub_rank[v] < 0) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "a sub-mask is not 4 of 8 slots");
+            return 0;
+        }
+        out[k] = sub_rank[v];
+    }
+    return 1;
+}
+
+static PyObject *stage_sub_bfs(PyObject *self, PyObject *args)
+{
+    Py_buffer perms;
+    int n_moves, n_orbits, depth, k, m, o;
+    PyObject *goals, *out = NULL;
+    unsigned char *map = NULL, *dist;
+    uint32_t size, idx, count;
+    if (!PyArg_ParseTuple(args, "y*iiO", &perms, &n_moves, &n_orbits, &goals)) return NULL;
+    if (n_moves < 1 || n_moves > MAX_MOVES || n_orbits < 1 || n_orbits > SUB_MAX_TABLE_ORBITS
+        || perms.len != (Py_ssize_t)n_moves * n_orbits * SUB_SLOTS || !PyTuple_Check(goals)
+        || PyTuple_GET_SIZE(goals) < 1) {
+        PyErr_SetString(PyExc_ValueError, "sub_bfs needs n_moves x n_orbits (1..4) x 8 slot maps and goals");
+        goto done;
+    }
+    if (!check_perms(perms.buf, perms.len)) goto done;
+    map = sub_maps(perms.buf, n_moves, n_orbits);
+    if (!map) goto done;
+    size = pow70[n_orbits];
+    out = PyByteArray_FromStringAndSize(NULL, size);
+    if (!out) goto done;
+    dist = (unsigned char *)PyByteArray_AS_STRING(out);
+    memset(dist, UNREACHED, size);
+    for (k = 0; k < PyTuple_GET_SIZE(goals); k++) {
+        int ranks[SUB_MAX_TABLE_ORBITS];
+        if (!sub_ranks_of(PyTuple_GET_ITEM(goals, k), n_orbits, ranks)) { Py_CLEAR(out); goto done; }
+        for (idx = 0, o = 0; o < n_orbits; o++) idx += ranks[o] * pow70[o];
+        dist[idx] = 0;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (depth = 0, count = 1; count && depth < UNREACHED - 1; depth++) {
+        count = 0;
+        for (idx = 0; idx < size; idx++) {
+            int digit[SUB_MAX_TABLE_ORBITS];
+            uint32_t rest = idx;
+            if (dist[idx] != depth) continue;
+            for (o = 0; o < n_orbits; o++) { digit[o] = rest % SUB_RANKS; rest /= SUB_RANKS; }
+            for (m = 0; m < n_moves; m++) {
+                uint32_t to = 0;
+                const unsigned char *mm = map + (size_t)m * n_orbits * SUB_RANKS;
+                for (o = 0; o < n_orbits; o++) to += mm[o * SUB_RANKS + digit[o]] * pow70[o];
+                if (dist[to] == UNREACHED) { dist[to] = (unsigned char)(depth + 1); count++; }
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+done:
+    PyMem_Free(map);
+    PyBuffer_Release(&perms);
+    return out;
+}
+
 static PyMethodDef stage_methods[] = {
     {"bfs", stage_bfs, METH_VARARGS, "bfs(dest, n_moves, goal) -> distances by rank"},
     {"ida", stage_ida, METH_VARARGS, "ida(spec, start, max_cost, max_solutions, max_nodes)"},
     {"rank", stage_rank, METH_VARARGS, "rank(mask) -> combinatorial rank"},
+    {"beam", stage_beam, METH_VARARGS, "beam(spec, start, width, max_depth) -> (path, found)"},
+    {"sub_bfs", stage_sub_bfs, METH_VARARGS, "sub_bfs(perms, n_moves, n_orbits, goals) -> distances by index"},
     {NULL, NULL, 0, NULL}
 };
 
@@ -367,5 +670,6 @@ static struct PyModuleDef stage_module = {
 PyMODINIT_FUNC PyInit__stage(void)
 {
     init_binom();
+    init_sub();
     return PyModule_Create(&stage_module);
 }

@@ -25,6 +25,7 @@ N_RANKS = (24 * 23 * 22 * 21 * 20 * 19 * 18 * 17) // (8 * 7 * 6 * 5 * 4 * 3 * 2)
                                # C(N_SLOTS, N_PIECES) = 735,471: the masks
 UNREACHED = 255                # distance of a mask a table build did not reach
 NO_LIMIT = -1                  # no node limit
+ANY_PARITY = -1                # a MaskStage whose paths may end with either parity
 _MODULE = []
 
 
@@ -188,9 +189,11 @@ class MaskStage(object):
     """One staging search (see the module docstring). tables: ((orbit index, (buffer,
     offset) of a 4-bit table by rank), ...); pairs: ((orbit a, orbit b), ...); weight: the
     tables' largest distance is taken times weight / 100, rounded up (above 100: a guess that
-    finds longer paths sooner)."""
+    finds longer paths sooner); flips: a predicate of the moves that flip a parity, and want
+    the parity (0 or 1) a path must end with (ANY_PARITY: either)."""
 
-    def __init__(self, moves, orbits, n, tables, pairs=(), divisor=1, weight=100):
+    def __init__(self, moves, orbits, n, tables, pairs=(), divisor=1, weight=100, flips=None,
+                 want=ANY_PARITY):
         self.moves = list(moves)
         self.n_orbits = len(orbits)
         self.dests = slot_maps(self.moves, orbits, n)
@@ -198,23 +201,28 @@ class MaskStage(object):
         self.pairs = tuple(pairs)
         self.divisor = divisor
         self.weight = weight
+        self.flips = bytes(bytearray(1 if flips and flips(m) else 0 for m in self.moves))
+        self.want = want
         self.allowed = successors(self.moves)
         self.spec = (len(self.moves), self.n_orbits, self.dests, self.tables, self.pairs,
-                     divisor, weight, self.allowed)
+                     divisor, weight, self.allowed, self.flips, want)
 
-    def heuristic(self, masks):
-        h = 0
+    def heuristic(self, state):
+        """The bound of a state (its masks, then its parity): 1 where every mask is staged
+        but the parity is not the one asked."""
+        masks, h = state[:-1], 0
         for o, buf, at in self.tables:
             r = rank(masks[o])
             h = max(h, (buf[at + (r >> 1)] >> ((r & 1) << 2)) & 15)
         h = -(-h * self.weight // 100)
         unpaired = sum(bin(masks[a] ^ masks[b]).count("1") for a, b in self.pairs)
-        return max(h, -(-unpaired // self.divisor))
+        h = max(h, -(-unpaired // self.divisor))
+        return 1 if h == 0 and self.want != ANY_PARITY and state[-1] != self.want else h
 
-    def apply(self, masks, i):
+    def apply(self, state, i):
         base = i * self.n_orbits * N_SLOTS
         return tuple(apply_mask(mask, self.dests[base + o * N_SLOTS:base + (o + 1) * N_SLOTS])
-                     for o, mask in enumerate(masks))
+                     for o, mask in enumerate(state[:-1])) + (state[-1] ^ self.flips[i],)
 
     def search(self, start, max_cost, max_solutions=1, max_nodes=None):
         """(paths, nodes): the paths (lists of Moves) of the first bound that has any,
@@ -228,7 +236,17 @@ class MaskStage(object):
         stats = Stats()
         stop = None if max_nodes is None else (lambda: stats.nodes >= max_nodes)
         h = self.heuristic
-        found = list(ida_star(tuple(start), self.moves, self.apply, h, lambda s: h(s) == 0,
+        found = list(ida_star(tuple(start) + (0,), self.moves, self.apply, h, lambda s: h(s) == 0,
                               max_cost=max_cost, max_solutions=max_solutions, stop=stop,
                               stats=stats, cheapest_only=True))
         return found, stats.nodes
+
+    def beam(self, start, width, max_depth):
+        """A path (list of Moves) to a state of bound 0 by the compiled beam (the `width`
+        children of least bound, then fewest unpaired slots, kept each depth), or None if
+        none is found within max_depth moves or the compiled module is not built."""
+        lib = compiled()
+        if lib is None:
+            return None
+        path, found = lib.beam(self.spec, tuple(start), width, max_depth)
+        return [self.moves[i] for i in path] if found else None

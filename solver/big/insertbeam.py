@@ -67,17 +67,3 @@ class InsertStage(object):
         beam = beam or self.beam()
         return beam.search(cube, WIDTH, CENTRE_WEIGHT, WING_WEIGHT, MAX_STEPS, STALL)
 
-
-def keeps_axes(move):
-    """True if `move` keeps every centre facelet on its axis: an outer turn, or a half turn."""
-    return move.last == 1 or move.turns == 2
-
-
-class KeptStage(InsertStage):
-    """The insert stage over the steps that keep every centre facelet on its axis (the
-    free turns and inserts made of outer turns and half turns only): after the table
-    staging (tablestage), it joins facelets without undoing the staging."""
-
-    def beam(self):
-        steps = [seq for seq in insert_steps(self.n) if all(keeps_axes(m) for m in seq)]
-        return JoinBeam(self.n, steps, wings=bool(WING_WEIGHT))

@@ -38,13 +38,14 @@ from cubebot.solver.moves import Move, apply, rotated_faces, simplify
 from cubebot.solver.solve4.model import permutation_parity as wing_parity
 from .cycles import orbits, table_name
 from .freebeam import FreeStage
-from .insertbeam import InsertStage, KeptStage
+from .insertbeam import InsertStage
 from .pairbeam import PairingStage
 from .stages import CentreStage, WingStage
+from .tablesolve import Solving, staged_colours
 from .tablestage import N as STAGED_SIZE, Staging, available as staging_available
 from .views import blown_up, lift, slice_turns, view, view_rows, written
 
-STAGES = ("staging", "free", "inserts", "pairing", "parity", "centres", "wings", "view")
+STAGES = ("staging", "solving", "free", "inserts", "pairing", "parity", "centres", "wings", "view")
 
 # The whole-cube turns under which the first four stages are tried, in order
 # (all 24 orientations). Their beams break ties by the order of the turns, so
@@ -59,11 +60,10 @@ TRIED = {6: 12, 7: 8}         # orientations tried per size (1 for sizes not nam
 ESTIMATE_CENTRE = 1.1
 ESTIMATE_WING = 2.1
 
-# The 6x6x6 centres staged by tables (tablestage) instead of the free stage, where the
-# compiled staging search is built. Off: it stages only about half the states within its
-# nodes and gains a few moves at most (docs/benchmarks.md, "staging-tables-6"); it stays for
-# the solving stages that would use the staging (docs/solver-big.md, "Centres staged by tables").
-TABLE_STAGING = False
+# The 6x6x6 centres staged (tablestage) and solved (tablesolve) by tables instead of the free,
+# insert and centre stages, where the compiled staging module is built (docs/solver-big.md,
+# "Centres staged and solved by tables"; figures in docs/benchmarks.md, "solver-big-6").
+TABLE_STAGING = True
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -92,9 +92,7 @@ class Reducer(object):
         self.free = FreeStage(n)
         self.inserts = InsertStage(n)
         self.pairing = PairingStage(n)
-        self.staging = None
-        if TABLE_STAGING and n == STAGED_SIZE and staging_available():
-            self.staging = Staging(directory)
+        self.staged = TABLE_STAGING and n == STAGED_SIZE and staging_available()
 
     def solve_view(self, cube, budget):
         """The last stage: the lifted moves that solve the smaller cube's view."""
@@ -140,33 +138,46 @@ class Reducer(object):
 
     def staged_stages(self, state):
         """([rotation], [(parts, cube)]) for each staging tablestage finds (every centre
-        orbit onto its axis) under each whole-cube turn of ROTATIONS[:TRIED] (a staged cube
-        turned whole is still staged), each followed by the kept insert stage (outer turns
-        and half turns only, which keep the staging), the pairing and the parity stages;
-        ([], []) if none is found. The free stage is left out (parts: staging in the turned
-        frame, [], inserts, pairing, parity)."""
+        orbit onto its axis), its centres then solved by tablesolve, under each whole-cube
+        turn of ROTATIONS[:TRIED] (a cube with its centres solved stays so turned whole),
+        each followed by the pairing and the parity stages; ([], []) if no staging is found.
+        The staging ends with the inner wings even (the later turns keep that parity), so the
+        parity stage finds nothing to do unless a beam had to end the staging.
+        The free and insert stages are left out (parts: staging and solving in the turned
+        frame, [], [], pairing, parity)."""
         n = self.n
-        rotations, done = [], []
-        for staging, cube in self.staging.solve_all(state):
-            moves = simplify([m for part in staging for m in part])
+        rotations, done, found = [], [], []
+        odd = lambda cube: 1 if self.parity(cube, blown_up(cube, n)) else 0  # noqa: E731
+        # the tables are open for these two stages only: their pages leave the RSS after
+        staging, solving = Staging(self.directory), None
+        try:
+            solving = Solving(self.directory)
+            for parts, cube in staging.solve_all(state, odd):
+                solved = solving.solve(cube, staged_colours(cube))
+                found.append((parts, solved, apply(cube, [m for part in solved for m in part], n)))
+        finally:
+            staging.close()
+            if solving is not None:
+                solving.close()
+        for staging, solving, cube in found:
+            moves = [simplify([m for part in staging for m in part]),
+                     simplify([m for part in solving for m in part])]
             for rotation in ROTATIONS[:TRIED.get(n, 1)]:
                 back = dict((g, f) for f, g in rotated_faces(rotation).items())
-                turned = [Move(back[m.face], m.first, m.last, m.turns) for m in moves]
+                turned = [[Move(back[m.face], m.first, m.last, m.turns) for m in part] for part in moves]
                 rotations.append(rotation)
-                done.append(([turned, []], apply(cube, rotation, n)))
+                done.append((turned + [[], []], apply(cube, rotation, n)))
         if done:
-            kept = KeptStage(n)
-            done = self._each(done, kept.solve, kept.beam())
             done = self._each(done, self.pairing.solve, self.pairing.load_steps())
             done = self._each(done, lambda cube: self.parity(cube, blown_up(cube, n)))
         return rotations, done
 
     def solve(self, state, budget=None):
-        """Result: the centres staged by tables where the compiled search runs (then no
-        other orientation), else the first stages tried under ROTATIONS[:TRIED], the rest
+        """Result: the centres staged and solved by tables where the compiled search runs,
+        else the first stages tried under ROTATIONS[:TRIED], the rest
         on the best estimate; every move is given back in the frame of `state`."""
         n = self.n
-        turns, staged = self.staged_stages(state) if self.staging is not None else ([], [])
+        turns, staged = self.staged_stages(state) if self.staged else ([], [])
         if staged:
             estimates = [self.estimate(parts, cube) for parts, cube in staged]
             best = estimates.index(min(estimates))
@@ -174,7 +185,7 @@ class Reducer(object):
             del staged
         else:
             rotations = ROTATIONS[:TRIED.get(n, 1)]
-            tried = [([[]] + parts, cube) for parts, cube in
+            tried = [([[], []] + parts, cube) for parts, cube in
                      self.first_stages([apply(state, rotation, n) for rotation in rotations])]
             estimates = [self.estimate(parts, cube) for parts, cube in tried]
             best = estimates.index(min(estimates))          # the first of the least

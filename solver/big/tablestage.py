@@ -27,10 +27,11 @@ tables (735,471 four-bit entries each) are built by `cubebot tables build`
 """
 
 from cubebot.solver import store
-from cubebot.solver.errors import TableError
+from cubebot.solver.cubies import corner_facelets
+from cubebot.solver.errors import InvalidCube, TableError
 from cubebot.solver.facelets import FACES
-from cubebot.solver.maskstage import (MaskStage, build_distances, compiled, face_mask, mask_of,
-                                      orbit_facelets)
+from cubebot.solver.maskstage import (ANY_PARITY, MaskStage, build_distances, compiled, face_mask,
+                                      mask_of, orbit_facelets)
 from cubebot.solver.moves import Move, apply
 from cubebot.solver.tables import PLAIN, write_dense
 
@@ -38,15 +39,23 @@ N = 6
 OUTER_X, OBLIQUE_A, OBLIQUE_B, INNER_X = (1, 1), (1, 2), (1, 3), (2, 2)
 PAIR_DIVISORS = (3, 2)         # unpaired oblique slots a move is guessed to pair: tried in turn
 MAX_COST = 16                  # deepest bound of a staging search
-MAX_NODES = 40000000           # nodes a search at most (each variant)
+MAX_NODES = 20000000           # nodes a search at most (each variant)
 TOTAL_NODES = 240000000        # nodes a cube's stagings at most (no new choice of colours after)
 STAGINGS = 1                   # stagings found a cube at most (each choice costs seconds)
+BEAM_WIDTH = 20000             # states a depth of the beam that follows a failed IDA*
+BEAM_DEPTH = 30                # moves of that beam at most
 TURNS = (1, 2, 3)
 AXIS_FACES = {"LR": "LR", "UD": "UD"}
 
 
 def _turns(faces, depths, turns=TURNS):
     return [Move(f, 1, d, t) for f in faces for d in depths for t in turns]
+
+
+def flips_wings(move):
+    """True for a 2-layer quarter turn: the only turns of a 6x6x6 that change the parity of
+    its inner wing orbit against the view's (the parity stage's), as the tests check."""
+    return move.last == 2 and move.turns != 2
 
 
 def all_moves():
@@ -134,20 +143,43 @@ def available():
     return compiled() is not None
 
 
-def colour_pairs():
+def opposite_pairs(cube):
+    """The cube's three pairs of opposite colours (two colours no corner shows together),
+    each as a sorted string, sorted."""
+    together = {}
+    for spots in corner_facelets(N):
+        colours = set(cube[x] for x in spots)
+        for c in colours:
+            together.setdefault(c, set()).update(colours)
+    pairs = set()
+    for c, seen in together.items():
+        rest = [d for d in together if d not in seen]
+        if len(rest) != 1:
+            raise InvalidCube("the corners show no colour opposite {}".format(c))
+        pairs.add("".join(sorted(c + rest[0])))
+    return sorted(pairs)
+
+
+def colour_pairs(cube):
     """[(colours staged onto L/R, colours onto U/D)]: a choice for each axis that takes the
-    L/R place, the cube's own faces' colours first."""
-    return [("LR", "UD"), ("UD", "FB"), ("FB", "LR")]
+    L/R place. A cube lettered by its faces (URFDLB) starts with its own L/R and U/D; other
+    symbols start with their opposite pairs in sorted order."""
+    if set(cube) == set(FACES):
+        return [("LR", "UD"), ("UD", "FB"), ("FB", "LR")]
+    p = opposite_pairs(cube)
+    return [(p[0], p[1]), (p[1], p[2]), (p[2], p[0])]
 
 
 class Staging(object):
     """The four staging searches with their tables open."""
 
     def __init__(self, directory=None):
-        self.tables = {}
+        self.tables, self.opened = {}, []
         for name in TABLES:
             table = store.open_dense(name, directory)
+            self.opened.append(table)
             if table.bits != 4:
+                self.close()
                 raise TableError("table {} is not a 4-bit table: run `cubebot tables build`".format(name))
             self.tables[name] = table.nibbles()
         self.facelets = dict((o, orbit_facelets(o[0], o[1], N))
@@ -167,44 +199,62 @@ class Staging(object):
              bars_of, 0),
             ("ud-inner", [MaskStage(inner_ud_moves(), inner, N, [(0, t["6x6-stage-x-ud"])], [(1, 2)],
                                     d) for d in PAIR_DIVISORS], pairs_of, 1),
-            ("ud-outer", [MaskStage(keep_lr_five_moves(), outer, N, [(0, t["6x6-stage-x-ud"]),
-                                                                     (1, t["6x6-stage-bar-ud"])])],
-             bars_of, 1),
+            ("ud-outer", self._last(outer, ANY_PARITY), bars_of, 1),
         )
-        self.nodes = self.tried = 0
+        # the last search once more for each wing parity it must end with
+        self.last_by_parity = dict((want, self._last(outer, want)) for want in (0, 1))
+        self.nodes = self.tried = self.beams = 0
+
+    def close(self):
+        """Unmap the tables (the pages a search read stop counting in the process's RSS)."""
+        for table in self.opened:
+            table.close()
+
+    def _last(self, outer, want):
+        t = self.tables
+        return [MaskStage(keep_lr_five_moves(), outer, N, [(0, t["6x6-stage-x-ud"]), (1, t["6x6-stage-bar-ud"])],
+                          flips=flips_wings, want=want)]
 
     def masks(self, cube, orbits, colours):
         return tuple(mask_of(cube, self.facelets[o], colours) for o in orbits)
 
-    def stage(self, cube, colours):
+    def stage(self, cube, colours, parity=None):
         """[parts, cube]: the four searches' moves for the colour pairs `colours` (L/R's,
         U/D's) and the cube after them; None if a search found no path within MAX_NODES
-        (each of its variants in turn)."""
+        (each of its variants in turn) nor by the beam. parity: None, or a function of the
+        cube, 1 where its inner wing orbit is odd: the last search then ends it even."""
         parts = []
-        for _name, variants, orbits, which in self.searches:
+        for name, variants, orbits, which in self.searches:
+            if name == "ud-outer" and parity is not None:
+                variants = self.last_by_parity[parity(cube)]
             start = self.masks(cube, orbits, colours[which])
+            path = None
             for search in variants:
                 paths, nodes = search.search(start, MAX_COST, 1, MAX_NODES)
                 self.nodes += nodes
                 if paths:
+                    path = paths[0]
                     break
-            else:
+            if path is None:
+                path = variants[-1].beam(start, BEAM_WIDTH, BEAM_DEPTH)
+                self.beams += 1
+            if path is None:
                 return None
-            parts.append(paths[0])
-            cube = apply(cube, paths[0], N)
+            parts.append(path)
+            cube = apply(cube, path, N)
         return parts, cube
 
-    def solve_all(self, cube):
-        """[(parts, cube)]: a staging for each choice of colour pairs (colour_pairs()) whose
+    def solve_all(self, cube, parity=None):
+        """[(parts, cube)]: a staging for each choice of colour pairs (colour_pairs(cube)) whose
         searches all finish within MAX_NODES, while the nodes spent stay within TOTAL_NODES,
         up to STAGINGS of them."""
         found = []
-        self.nodes = self.tried = 0
-        for colours in colour_pairs():
+        self.nodes = self.tried = self.beams = 0
+        for colours in colour_pairs(cube):
             if self.nodes >= TOTAL_NODES or len(found) >= STAGINGS:
                 break
             self.tried += 1
-            staged = self.stage(cube, colours)
+            staged = self.stage(cube, colours, parity)
             if staged is not None:
                 found.append(staged)
         return found

@@ -301,6 +301,7 @@ def test_the_first_stages_run_in_several_orientations_and_the_best_estimate_goes
     n = 6
     state = moves.apply(_solved(n), "3Rw U' 2Fw2 D 3F 2U' Rw 2L2 3B' U 2R", n)
     monkeypatch.setitem(reduce.TRIED, n, 3)
+    monkeypatch.setattr(reduce, "TABLE_STAGING", False)     # the free stage's path
     red = reduce.Reducer(n)
     centres, wings = views.joins(n)
     estimates, frees = [], []
@@ -339,9 +340,9 @@ def test_wing_parity_cases(tables_dir, n, turn):
     state = moves.apply(_solved(n), turn, n)
     red = reduce.Reducer(n)
     result = red.solve(state)
-    after = moves.apply(state, result.stages["free"], n)
-    after = moves.apply(after, result.stages["inserts"], n)
-    after = moves.apply(after, result.stages["pairing"], n)
+    after = state
+    for name in reduce.STAGES[:reduce.STAGES.index("pairing") + 1]:   # staging .. pairing
+        after = moves.apply(after, result.stages[name], n)
     goal = views.blown_up(after, n)
     dests = [red.wings.dest(after, i, goal) for i, o in enumerate(red.orbits) if o[0] == "wing"]
     odd = [reduce.wing_parity(d) for d in dests]

@@ -153,7 +153,7 @@ def test_a_random_6x6x6_is_staged_by_the_four_searches(staging_tables):
         moves = [m for p in parts for m in p]
         after = cube3d.apply(state, format_moves(moves))        # the independent model
         assert after == cube
-        colours = [c for c in ts.colour_pairs() if ts.staged(after, c)]
+        colours = [c for c in ts.colour_pairs(state) if ts.staged(after, c)]
         assert len(colours) == 1
         # from the facelets: every centre facelet of a face shows a colour of that face's axis
         lr, ud = colours[0]
@@ -186,5 +186,16 @@ def test_a_6x6x6_is_solved_through_the_staged_path(tables_dir, monkeypatch):
     monkeypatch.setattr(reduce, "TRIED", {N: 2})             # two orientations: quicker
     state = scramble.random_state(N, random.Random(6666))     # one the staging stages
     result = big.solve_stages(state)
-    assert result.stages["staging"] and not result.stages["free"]
+    assert result.stages["staging"] and result.stages["solving"] and not result.stages["free"]
+    # the staging ends the inner wings even and the solving leaves every centre solved
+    assert not result.stages["parity"] and not result.stages["centres"]
     assert cube3d.solves(state, format_moves(result.candidates[0]))
+
+
+def test_colour_pairs_are_the_cubes_opposite_colours():
+    state = scramble.random_state(N, random.Random(4405))
+    assert ts.colour_pairs(state)[0] == ("LR", "UD")
+    assert ts.opposite_pairs(state) == ["BF", "DU", "LR"]
+    renamed = state.translate(str.maketrans("URFDLB", "wrgyob"))     # U white, R red, ...
+    assert ts.opposite_pairs(renamed) == ["bg", "or", "wy"]
+    assert ts.colour_pairs(renamed) == [("bg", "or"), ("or", "wy"), ("wy", "bg")]
