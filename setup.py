@@ -21,6 +21,9 @@ CORE = Extension("cubebot.solver._core", ["solver/_core.c"], optional=True)
 # (cubebot.solver.maskstage runs its stages in Python, or the big cubes keep their
 # join stages, without it).
 STAGE = Extension("cubebot.solver._stage", ["solver/_stage.c"], optional=True)
+# The compiled loops of the 5x5x5's phase 2 (solver/_solve5.c): optional in the same
+# way (cubebot.solver.solve5 runs the same loops in Python without it).
+SOLVE5 = Extension("cubebot.solver._solve5", ["solver/_solve5.c"], optional=True)
 
 
 class OptionalBuildExt(build_ext):
@@ -72,7 +75,7 @@ setup(
     package_dir=PACKAGE_DIR,
     package_data={"cubebot.tables": ["manifest.json"],
                   "cubebot.robot.ui.classroom": ["static/*.html", "static/*.js", "static/*.css"]},
-    ext_modules=[CORE, STAGE],
+    ext_modules=[CORE, STAGE, SOLVE5],
     cmdclass={"build_ext": OptionalBuildExt},
     python_requires=">=3.5",
     install_requires=[

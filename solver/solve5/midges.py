@@ -20,7 +20,7 @@ import heapq
 from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
-from cubebot.solver.search import successors
+from cubebot.solver.search import compiled_module, successors
 from cubebot.solver.solve4.model import permutation_parity
 from .cycletables import cheapest_setups, cycle_key, decode, write_cycles
 from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written, written_length
@@ -153,6 +153,41 @@ _INVERSES = {}                 # move -> (its inverse half map as a translate ta
 _HALVES = bytes(range(N_HALVES))
 
 
+_SOLVE5 = []                   # the outcome of importing the compiled module, once
+
+
+def native():
+    """The compiled phase-2 loops (cubebot.solver._solve5, solver/_solve5.c), or None
+    (not built, or CUBEBOT_PURE_PYTHON=1): the same answers as the Python here."""
+    return compiled_module("_solve5", _SOLVE5)
+
+
+_TABLES = {}                   # tuple(moves) -> half_tables(moves)
+
+
+def half_tables(moves):
+    """(maps, inverses, outer) of phase-2 moves for the compiled loops: each move's half
+    map and its inverse (24 bytes a move, in order) and 1 for an outer turn, 0 for a
+    slice (a byte a move); made once per move list."""
+    key = tuple(moves)
+    found = _TABLES.get(key)
+    if found is None:
+        maps = b"".join(bytes(_map(m)) for m in key)
+        inverses = b"".join(_inverse(m)[0][:N_HALVES] for m in key)
+        outer = bytes(0 if is_slice(m) else 1 for m in key)
+        found = _TABLES[key] = (maps, inverses, outer)
+    return found
+
+
+def follow_path(d, path, moves):
+    """follow(d, [moves[i] for i in path]) (a list), in C when it is built."""
+    fast = native()
+    if fast is None:
+        return follow(d, [moves[i] for i in path])
+    maps, _, outer = half_tables(moves)
+    return list(fast.follow(d, path, maps, outer))
+
+
 def core_setups(max_turns=None):
     """The outer setups a core is tried after: [] and every sequence of 1..max_turns
     (default CORE_SETUP_TURNS) outer turns that no shorter one equals, as
@@ -206,6 +241,17 @@ def paths_checks(paths, moves):
     bytes.translate of the 24 halves (_inverse, looked up once for all the paths)."""
     inverses = [_inverse(m) for m in moves]
     return [_checks([inverses[i] for i in path]) for path in paths]
+
+
+def joined_checks(paths, moves):
+    """(srcs, wants): paths_checks' strings of all the paths joined, path by path (in C
+    when it is built)."""
+    fast = native()
+    if fast is not None:
+        _, inverses, outer = half_tables(moves)
+        return fast.checks(paths, inverses, outer)
+    checks = paths_checks(paths, moves)
+    return b"".join(src for src, _ in checks), b"".join(want for _, want in checks)
 
 
 def _checks(inverses):
@@ -262,6 +308,7 @@ class MidgeStage(object):
         self.cores = cores             # a midgecores.CoreIndex, or None: 3-cycles only
         self.decoded = {}              # cycle key -> its moves, as looked up (at most 24 ** 3)
         self.setups = core_setups() if cores is not None else ()   # the cores' setups
+        self._setup_paths = None       # the setups as indices into OUTER (compiled path)
 
     def cycle(self, a, b, c):
         """The table's moves of the 3-cycle a -> b -> c (a new list each call)."""
@@ -416,6 +463,9 @@ class MidgeStage(object):
         scores among `ranked` (the 3-cycles) and the cores after each setup, ties in that
         order: sorted(all)[:keep], holding at most `keep` of them at a time (a max-heap
         on (score, order))."""
+        fast = native()
+        if fast is not None:
+            return self._best_cores_compiled(fast, d, ranked, keep)
         heap = []                              # (-score, -order, net, moves)
         for order, (score, net, moves) in enumerate(self._candidates(d, ranked)):
             if len(heap) < keep:
@@ -424,6 +474,24 @@ class MidgeStage(object):
                 heapq.heapreplace(heap, (-score, -order, net, moves))
         heap.sort(reverse=True)
         return [(-s, net, moves) for s, _, net, moves in heap]
+
+    def _best_cores_compiled(self, fast, d, ranked, keep):
+        """_best_cores with the cores' candidates ranked in C (midgecores.CoreIndex.flat):
+        it returns the `keep` best cores by (score, order); merged with `ranked`, which
+        all come first in order, the `keep` best of both are those of _best_cores."""
+        if self._setup_paths is None:
+            index = dict((m, i) for i, m in enumerate(OUTER))
+            self._setup_paths = [[index[m] for m in setup] for setup in self.setups]
+        maps, _, outer = half_tables(OUTER)
+        by, starts, moved, cost = self.cores.flat()
+        entries = [(score, order, net, moves) for order, (score, net, moves) in enumerate(ranked)]
+        first = len(entries)
+        for j, (score, net, s, i) in enumerate(fast.best_cores(d, self._setup_paths, maps, outer, by,
+                                                                 starts, moved, cost, SETUP_COST,
+                                                                 keep)):
+            entries.append((score, first + j, net, (tuple(self.setups[s]), i)))
+        entries.sort(key=lambda e: e[:2])
+        return [(score, net, moves) for score, _, net, moves in entries[:keep]]
 
     def _candidates(self, d, ranked):
         """`ranked`, then (score, net, (setup, core index)) of every core that places

@@ -178,7 +178,7 @@ def centre_stages(walks, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=N
     solution (2 x turns + 2 x MIDGE_WEIGHT x midges out), so that each axes solution's
     pairs solutions are scored by whole-string operations, and only those that beat
     the heap's worst are looked at one by one."""
-    from .midges import dest, follow, lookup
+    from .midges import dest, follow_path, lookup, native
     axes_walk, walk = walks
     axes, pairs = axes_walk.stage, walk.stage
     weight = int(2 * MIDGE_WEIGHT)
@@ -190,13 +190,18 @@ def centre_stages(walks, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=N
     heap = []                          # (-half turns, -order, axes moves, PairWays, solution)
     order = 0
     moves, costs = axes.moves, axes.costs
+    fast = native()
     for path in axes_walk.paths(cube, AXES_NODES if max_nodes is None else max_nodes, CHOICES,
                                 AXES_SLACK):
         a = [moves[i] for i in path]
         base = 2 * sum(costs[i] for i in path)
         ways = pair_ways(walk, pairs_start_after(axes, start, path), PAIRS_SLACK, PAIRS_CHOICES,
                          max_nodes, pairs_found)
-        keys = _half_turns(ways, ways.out_of_place(lookup(follow(d, a))).translate(times))
+        after = follow_path(d, path, moves)
+        if fast is not None:
+            keys = fast.ways_keys(ways.srcs, ways.wants, after, ways.turns, times)
+        else:
+            keys = _half_turns(ways, ways.out_of_place(lookup(after)).translate(times))
         _keep_best(heap, count, keys, base, order, a, ways)
         order += len(keys)
     heap.sort(reverse=True)
