@@ -11,14 +11,16 @@
  *        its 4-bit table read inline -> list of paths (move indices)
  *   rank_walk(rows, n_moves, cost, costs, allowed, start, slack, count, limit)
  *        pairsearch.RankWalk.paths' walk over the pairs stage's ranks -> list of paths
- *   follow(d, path, maps, outer)
- *        midges.follow over move indices -> the 24 dests as bytes
- *   checks(paths, inverses, outer)
- *        midges.paths_checks -> (srcs, wants), 12 bytes a path each
- *   ways_keys(srcs, wants, d, turns, times)
- *        stages._half_turns(ways, ways.out_of_place(lookup(d)).translate(times))
+ *   pack_ways(paths, inverses, outer, costs)
+ *        pairsearch.PairWays' strings: the midges.paths_checks of every path (srcs,
+ *        wants), its written turns and its move codes
  *   best_cores(d, setups, maps, by_target, moved, cost, setup_cost, keep)
  *        midges.MidgeStage._candidates' cores, the `keep` best by (score, order)
+ *   axes_follow(paths, mover, turn, costs, start, d, maps, outer)
+ *        for each axes solution: the pairs stage's start after it
+ *        (pairsearch.pairs_start_after), the dests after it and its written turns
+ *   best_pairs(ways, dests, bases, times, count)
+ *        stages.centre_stages' scoring: the `count` best (axes, pairs) solutions
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -456,57 +458,55 @@ static int path_index(PyObject *item, Py_ssize_t n)
     return (int)v;
 }
 
-static PyObject *py_follow(PyObject *self, PyObject *args)
+static PyObject *py_pack_ways(PyObject *self, PyObject *args)
 {
-    PyObject *d_o, *path_o, *maps_o, *outer_o, *seq = NULL, *result = NULL;
-    Py_buffer maps, outer;
-    unsigned char d[HALVES];
-    Py_ssize_t k;
+    PyObject *paths_o, *inv_o, *outer_o, *costs_o, *paths = NULL, *srcs = NULL, *wants = NULL;
+    PyObject *turns = NULL, *codes = NULL, *result = NULL;
+    Py_buffer inv, outer, costs;
+    Py_ssize_t n, p, k, width = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOO", &d_o, &path_o, &maps_o, &outer_o)) return NULL;
-    if (read_dests(d_o, d) < 0) return NULL;
-    if (get_buffer(maps_o, &maps, "the half maps") < 0) return NULL;
-    if (get_buffer(outer_o, &outer, "the outer flags") < 0) { PyBuffer_Release(&maps); return NULL; }
-    if (check_maps(&maps, &outer) < 0) goto out;
-    seq = PySequence_Fast(path_o, "a path is not a sequence");
-    if (!seq) goto out;
-    for (k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
-        int i = path_index(PySequence_Fast_GET_ITEM(seq, k), outer.len);
-        if (i < 0) goto out;
-        follow_one(d, (const unsigned char *)maps.buf + (size_t)i * HALVES,
-                   ((const unsigned char *)outer.buf)[i]);
-    }
-    result = PyBytes_FromStringAndSize((const char *)d, HALVES);
-out:
-    Py_XDECREF(seq);
-    PyBuffer_Release(&maps);
-    PyBuffer_Release(&outer);
-    return result;
-}
-
-static PyObject *py_checks(PyObject *self, PyObject *args)
-{
-    PyObject *paths_o, *inv_o, *outer_o, *paths = NULL, *srcs = NULL, *wants = NULL, *result = NULL;
-    Py_buffer inv, outer;
-    Py_ssize_t n, p, k;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOO", &paths_o, &inv_o, &outer_o)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOO", &paths_o, &inv_o, &outer_o, &costs_o)) return NULL;
     if (get_buffer(inv_o, &inv, "the inverse half maps") < 0) return NULL;
     if (get_buffer(outer_o, &outer, "the outer flags") < 0) { PyBuffer_Release(&inv); return NULL; }
+    if (get_buffer(costs_o, &costs, "the move costs") < 0) {
+        PyBuffer_Release(&inv);
+        PyBuffer_Release(&outer);
+        return NULL;
+    }
     if (check_maps(&inv, &outer) < 0) goto out;
+    if (costs.len != outer.len || outer.len > 255) {
+        PyErr_SetString(PyExc_ValueError, "the move costs do not match the moves");
+        goto out;
+    }
     paths = PySequence_Fast(paths_o, "the paths are not a sequence");
     if (!paths) goto out;
     n = PySequence_Fast_GET_SIZE(paths);
+    for (p = 0; p < n; p++) {
+        PyObject *path = PySequence_Fast_GET_ITEM(paths, p);
+        Py_ssize_t len = PySequence_Length(path);
+        if (len < 0) goto out;
+        if (len > width) width = len;
+    }
     srcs = PyBytes_FromStringAndSize(NULL, n * MIDGES);
     wants = PyBytes_FromStringAndSize(NULL, n * MIDGES);
-    if (!srcs || !wants) goto out;
+    turns = PyBytes_FromStringAndSize(NULL, n);
+    codes = PyBytes_FromStringAndSize(NULL, n * width);
+    if (!srcs || !wants || !turns || !codes) goto out;
+    memset(PyBytes_AS_STRING(codes), 0, (size_t)(n * width));
     for (p = 0; p < n; p++) {
         unsigned char a[HALVES], b[HALVES];
         unsigned char *src = (unsigned char *)PyBytes_AS_STRING(srcs) + p * MIDGES;
         unsigned char *want = (unsigned char *)PyBytes_AS_STRING(wants) + p * MIDGES;
+        unsigned char *code = (unsigned char *)PyBytes_AS_STRING(codes) + p * width;
         PyObject *path = PySequence_Fast(PySequence_Fast_GET_ITEM(paths, p), "a path is not a sequence");
         int h;
+        long total = 0;
         if (!path) goto out;
+        if (PySequence_Fast_GET_SIZE(path) > width) {
+            Py_DECREF(path);
+            PyErr_SetString(PyExc_ValueError, "a path grew while it was read");
+            goto out;
+        }
         for (h = 0; h < HALVES; h++) a[h] = b[h] = (unsigned char)h;
         /* the inverse maps composed last move first: a = a.translate(inverse) */
         for (k = PySequence_Fast_GET_SIZE(path) - 1; k >= 0; k--) {
@@ -517,70 +517,30 @@ static PyObject *py_checks(PyObject *self, PyObject *args)
             for (h = 0; h < HALVES; h++) a[h] = t[a[h]];
             if (((const unsigned char *)outer.buf)[i])
                 for (h = 0; h < HALVES; h++) b[h] = t[b[h]];
+            total += ((const unsigned char *)costs.buf)[i];
+            code[k] = (unsigned char)(i + 1);
         }
         Py_DECREF(path);
+        if (total > 255) {
+            PyErr_SetString(PyExc_ValueError, "a path's turns are past one byte");
+            goto out;
+        }
+        ((unsigned char *)PyBytes_AS_STRING(turns))[p] = (unsigned char)total;
         for (h = 0; h < MIDGES; h++) {
             src[h] = a[2 * h];
             want[h] = b[2 * h];
         }
     }
-    result = Py_BuildValue("(OO)", srcs, wants);
+    result = Py_BuildValue("(OOOOn)", srcs, wants, turns, codes, width);
 out:
     Py_XDECREF(paths);
     Py_XDECREF(srcs);
     Py_XDECREF(wants);
+    Py_XDECREF(turns);
+    Py_XDECREF(codes);
     PyBuffer_Release(&inv);
     PyBuffer_Release(&outer);
-    return result;
-}
-
-static PyObject *py_ways_keys(PyObject *self, PyObject *args)
-{
-    PyObject *srcs_o, *wants_o, *d_o, *turns_o, *times_o, *result = NULL;
-    Py_buffer views[4];
-    int n_views = 0, k;
-    unsigned char d[HALVES];
-    Py_ssize_t n, p;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOO", &srcs_o, &wants_o, &d_o, &turns_o, &times_o)) return NULL;
-    if (read_dests(d_o, d) < 0) return NULL;
-    if (get_buffer(srcs_o, &views[0], "the srcs") < 0) goto out;
-    n_views++;
-    if (get_buffer(wants_o, &views[1], "the wants") < 0) goto out;
-    n_views++;
-    if (get_buffer(turns_o, &views[2], "the turns") < 0) goto out;
-    n_views++;
-    if (get_buffer(times_o, &views[3], "the midge weights") < 0) goto out;
-    n_views++;
-    n = views[2].len;
-    if (views[0].len != n * MIDGES || views[1].len != n * MIDGES || views[3].len <= MIDGES) {
-        PyErr_SetString(PyExc_ValueError, "the pairs solutions' checks do not match their turns");
-        goto out;
-    }
-    result = PyBytes_FromStringAndSize(NULL, n);
-    if (!result) goto out;
-    for (p = 0; p < n; p++) {
-        const unsigned char *src = (const unsigned char *)views[0].buf + p * MIDGES;
-        const unsigned char *want = (const unsigned char *)views[1].buf + p * MIDGES;
-        int out = 0, key;
-        for (k = 0; k < MIDGES; k++) {
-            if (src[k] >= HALVES) {
-                Py_CLEAR(result);
-                PyErr_SetString(PyExc_ValueError, "a src names no half slot");
-                goto out;
-            }
-            out += d[src[k]] != want[k];
-        }
-        key = 2 * ((const unsigned char *)views[2].buf)[p] + ((const unsigned char *)views[3].buf)[out];
-        if (key > 255) {
-            Py_CLEAR(result);
-            PyErr_SetString(PyExc_ValueError, "a pairs solution's score is past one byte");
-            goto out;
-        }
-        ((unsigned char *)PyBytes_AS_STRING(result))[p] = (unsigned char)key;
-    }
-out:
-    for (k = 0; k < n_views; k++) PyBuffer_Release(&views[k]);
+    PyBuffer_Release(&costs);
     return result;
 }
 
@@ -720,14 +680,225 @@ out:
     return result;
 }
 
+/* ------------------------------------------------------------ the axes solutions scored */
+
+static PyObject *py_axes_follow(PyObject *self, PyObject *args)
+{
+    PyObject *paths_o, *mover_o, *turn_o, *costs_o, *d_o, *maps_o, *outer_o, *paths = NULL;
+    PyObject *starts = NULL, *dests = NULL, *bases = NULL, *result = NULL;
+    Py_buffer views[5];
+    int n_views = 0, k, n_moves;
+    unsigned m0, m1, m2, rot;
+    unsigned char d[HALVES];
+    Py_ssize_t n, p;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOO(IIII)OOO", &paths_o, &mover_o, &turn_o, &costs_o, &m0, &m1, &m2,
+                          &rot, &d_o, &maps_o, &outer_o))
+        return NULL;
+    if (read_dests(d_o, d) < 0) return NULL;
+    {
+        PyObject *objs[5];
+        objs[0] = mover_o; objs[1] = turn_o; objs[2] = costs_o; objs[3] = maps_o; objs[4] = outer_o;
+        for (k = 0; k < 5; k++) {
+            if (get_buffer(objs[k], &views[k], "an axes-stage table") < 0) goto out;
+            n_views++;
+        }
+    }
+    n_moves = (int)views[2].len;
+    if (n_moves <= 0 || n_moves > MAX_MOVES || views[0].len != (Py_ssize_t)n_moves * N_MASKS * 2 ||
+            views[1].len != (Py_ssize_t)N_ROT * n_moves || views[4].len != n_moves ||
+            m0 >= N_MASKS || m1 >= N_MASKS || m2 >= N_MASKS || rot >= N_ROT) {
+        PyErr_SetString(PyExc_ValueError, "the axes-stage tables do not match its moves");
+        goto out;
+    }
+    if (check_maps(&views[3], &views[4]) < 0) goto out;
+    for (k = 0; k < n_moves * N_MASKS; k++) {
+        if (((const uint16_t *)views[0].buf)[k] >= N_MASKS) {
+            PyErr_SetString(PyExc_ValueError, "an axes-stage mover gives a mask past 12 bits");
+            goto out;
+        }
+    }
+    for (k = 0; k < N_ROT * n_moves; k++) {
+        if (((const unsigned char *)views[1].buf)[k] >= N_ROT) {
+            PyErr_SetString(PyExc_ValueError, "an axes-stage rotation table gives a rotation past 23");
+            goto out;
+        }
+    }
+    paths = PySequence_Fast(paths_o, "the paths are not a sequence");
+    if (!paths) goto out;
+    n = PySequence_Fast_GET_SIZE(paths);
+    starts = PyList_New(n);
+    dests = PyBytes_FromStringAndSize(NULL, n * HALVES);
+    bases = PyList_New(n);
+    if (!starts || !dests || !bases) goto out;
+    for (p = 0; p < n; p++) {
+        PyObject *path = PySequence_Fast(PySequence_Fast_GET_ITEM(paths, p), "a path is not a sequence");
+        const uint16_t *mover = (const uint16_t *)views[0].buf;
+        const unsigned char *turn = (const unsigned char *)views[1].buf;
+        unsigned a = m0, b = m1, c = m2, r = rot;
+        long cost = 0;
+        unsigned char e[HALVES];
+        PyObject *item;
+        Py_ssize_t j;
+        if (!path) goto out;
+        memcpy(e, d, HALVES);
+        for (j = 0; j < PySequence_Fast_GET_SIZE(path); j++) {
+            int i = path_index(PySequence_Fast_GET_ITEM(path, j), n_moves);
+            const uint16_t *t;
+            if (i < 0) { Py_DECREF(path); goto out; }
+            t = mover + (size_t)i * N_MASKS;
+            a = t[a]; b = t[b]; c = t[c];
+            r = turn[r * n_moves + i];
+            cost += ((const unsigned char *)views[2].buf)[i];
+            follow_one(e, (const unsigned char *)views[3].buf + (size_t)i * HALVES,
+                       ((const unsigned char *)views[4].buf)[i]);
+        }
+        Py_DECREF(path);
+        memcpy(PyBytes_AS_STRING(dests) + p * HALVES, e, HALVES);
+        item = Py_BuildValue("(IIII)", a, b, c, r);
+        if (!item) goto out;
+        PyList_SET_ITEM(starts, p, item);
+        item = PyLong_FromLong(cost);
+        if (!item) goto out;
+        PyList_SET_ITEM(bases, p, item);
+    }
+    result = Py_BuildValue("(OOO)", starts, dests, bases);
+out:
+    Py_XDECREF(paths);
+    Py_XDECREF(starts);
+    Py_XDECREF(dests);
+    Py_XDECREF(bases);
+    for (k = 0; k < n_views; k++) PyBuffer_Release(&views[k]);
+    return result;
+}
+
+typedef struct {
+    long half, order;
+    Py_ssize_t path, k;
+} Pick;
+
+static PyObject *py_best_pairs(PyObject *self, PyObject *args)
+{
+    PyObject *ways_o, *dests_o, *bases_o, *times_o, *ways = NULL, *bases = NULL, *result = NULL;
+    Py_buffer dests, times;
+    Py_ssize_t count, held = 0, n, p, k;
+    long order = 0;
+    Pick *best = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOn", &ways_o, &dests_o, &bases_o, &times_o, &count)) return NULL;
+    if (get_buffer(dests_o, &dests, "the dests") < 0) return NULL;
+    if (get_buffer(times_o, &times, "the midge weights") < 0) { PyBuffer_Release(&dests); return NULL; }
+    ways = PySequence_Fast(ways_o, "the pairs solutions are not a sequence");
+    bases = PySequence_Fast(bases_o, "the axes costs are not a sequence");
+    if (!ways || !bases) goto out;
+    n = PySequence_Fast_GET_SIZE(ways);
+    if (count <= 0 || count > 1 << 16 || PySequence_Fast_GET_SIZE(bases) != n ||
+            dests.len != n * HALVES || times.len <= MIDGES) {
+        PyErr_SetString(PyExc_ValueError, "the axes solutions' scores do not match them");
+        goto out;
+    }
+    for (k = 0; k < dests.len; k++) {
+        if (((const unsigned char *)dests.buf)[k] >= HALVES) {
+            PyErr_SetString(PyExc_ValueError, "a dest names no half slot");
+            goto out;
+        }
+    }
+    best = (Pick *)PyMem_Malloc(sizeof(Pick) * (size_t)count);
+    if (!best) { PyErr_NoMemory(); goto out; }
+    for (p = 0; p < n; p++) {
+        PyObject *srcs_o, *wants_o, *turns_o;
+        Py_buffer v[3];
+        int nv = 0, bad = 0;
+        long base = PyLong_AsLong(PySequence_Fast_GET_ITEM(bases, p));
+        const unsigned char *d = (const unsigned char *)dests.buf + p * HALVES;
+        Py_ssize_t m;
+        if (base < 0 || base > 1000) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "an axes cost is not a small count");
+            goto out;
+        }
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(ways, p), "OOO", &srcs_o, &wants_o, &turns_o)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "pairs solutions are not (srcs, wants, turns)");
+            goto out;
+        }
+        if (get_buffer(srcs_o, &v[0], "the srcs") == 0) nv++;
+        if (nv == 1 && get_buffer(wants_o, &v[1], "the wants") == 0) nv++;
+        if (nv == 2 && get_buffer(turns_o, &v[2], "the turns") == 0) nv++;
+        if (nv < 3) bad = 1;
+        else if (v[0].len != v[2].len * MIDGES || v[1].len != v[2].len * MIDGES) {
+            PyErr_SetString(PyExc_ValueError, "the pairs solutions' checks do not match their turns");
+            bad = 1;
+        }
+        m = bad ? 0 : v[2].len;
+        for (k = 0; k < m && !bad; k++) {
+            const unsigned char *src = (const unsigned char *)v[0].buf + k * MIDGES;
+            const unsigned char *want = (const unsigned char *)v[1].buf + k * MIDGES;
+            int out = 0, s;
+            long key;
+            Pick c;
+            Py_ssize_t pos;
+            for (s = 0; s < MIDGES; s++) {
+                if (src[s] >= HALVES) {
+                    PyErr_SetString(PyExc_ValueError, "a src names no half slot");
+                    bad = 1;
+                    break;
+                }
+                out += d[src[s]] != want[s];
+            }
+            if (bad) break;
+            key = 2 * ((const unsigned char *)v[2].buf)[k] + ((const unsigned char *)times.buf)[out];
+            if (key > 255) {
+                PyErr_SetString(PyExc_ValueError, "a pairs solution's score is past one byte");
+                bad = 1;
+                break;
+            }
+            c.half = 2 * base + key;
+            c.order = order + (long)k + 1;
+            c.path = p;
+            c.k = k;
+            if (held == count) {
+                Pick *w = &best[held - 1];
+                if (c.half > w->half || (c.half == w->half && c.order > w->order)) continue;
+            }
+            pos = held < count ? held++ : held - 1;
+            while (pos > 0 && (c.half < best[pos - 1].half ||
+                               (c.half == best[pos - 1].half && c.order < best[pos - 1].order))) {
+                best[pos] = best[pos - 1];
+                pos--;
+            }
+            best[pos] = c;
+        }
+        for (k = 0; k < nv; k++) PyBuffer_Release(&v[k]);
+        if (bad) goto out;
+        order += (long)m;
+    }
+    result = PyList_New(held);
+    if (!result) goto out;
+    for (k = 0; k < held; k++) {
+        PyObject *item = Py_BuildValue("(llnn)", best[k].half, best[k].order, best[k].path, best[k].k);
+        if (!item) { Py_CLEAR(result); goto out; }
+        PyList_SET_ITEM(result, k, item);
+    }
+out:
+    Py_XDECREF(ways);
+    Py_XDECREF(bases);
+    PyMem_Free(best);
+    PyBuffer_Release(&dests);
+    PyBuffer_Release(&times);
+    return result;
+}
+
 static PyMethodDef solve5_methods[] = {
     {"axes_search", py_axes_search, METH_VARARGS,
      "axes_search(spec, start, bound, limit, count, max_cost, cheapest_only) -> paths"},
     {"rank_walk", py_rank_walk, METH_VARARGS,
      "rank_walk(rows, n_moves, cost, costs, allowed, start, slack, count, limit) -> paths"},
-    {"follow", py_follow, METH_VARARGS, "follow(d, path, maps, outer) -> 24 dests (bytes)"},
-    {"checks", py_checks, METH_VARARGS, "checks(paths, inverses, outer) -> (srcs, wants)"},
-    {"ways_keys", py_ways_keys, METH_VARARGS, "ways_keys(srcs, wants, d, turns, times) -> keys"},
+    {"pack_ways", py_pack_ways, METH_VARARGS,
+     "pack_ways(paths, inverses, outer, costs) -> (srcs, wants, turns, codes, width)"},
+    {"axes_follow", py_axes_follow, METH_VARARGS,
+     "axes_follow(paths, mover, turn, costs, start, d, maps, outer) -> (starts, dests, costs)"},
+    {"best_pairs", py_best_pairs, METH_VARARGS, "best_pairs(ways, dests, bases, times, count)"},
     {"best_cores", py_best_cores, METH_VARARGS,
      "best_cores(d, setups, maps, outer, by_target, starts, moved, cost, setup_cost, keep)"},
     {NULL, NULL, 0, NULL}

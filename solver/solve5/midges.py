@@ -179,15 +179,6 @@ def half_tables(moves):
     return found
 
 
-def follow_path(d, path, moves):
-    """follow(d, [moves[i] for i in path]) (a list), in C when it is built."""
-    fast = native()
-    if fast is None:
-        return follow(d, [moves[i] for i in path])
-    maps, _, outer = half_tables(moves)
-    return list(fast.follow(d, path, maps, outer))
-
-
 def core_setups(max_turns=None):
     """The outer setups a core is tried after: [] and every sequence of 1..max_turns
     (default CORE_SETUP_TURNS) outer turns that no shorter one equals, as
@@ -241,17 +232,6 @@ def paths_checks(paths, moves):
     bytes.translate of the 24 halves (_inverse, looked up once for all the paths)."""
     inverses = [_inverse(m) for m in moves]
     return [_checks([inverses[i] for i in path]) for path in paths]
-
-
-def joined_checks(paths, moves):
-    """(srcs, wants): paths_checks' strings of all the paths joined, path by path (in C
-    when it is built)."""
-    fast = native()
-    if fast is not None:
-        _, inverses, outer = half_tables(moves)
-        return fast.checks(paths, inverses, outer)
-    checks = paths_checks(paths, moves)
-    return b"".join(src for src, _ in checks), b"".join(want for _, want in checks)
 
 
 def _checks(inverses):

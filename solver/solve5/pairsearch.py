@@ -23,7 +23,7 @@ from cubebot.solver.search import Stats, ida_star, successors
 from array import array
 
 from cubebot.solver.solve4.masks import BYTE_VALUES
-from .midges import N_MIDGES, joined_checks, native
+from .midges import N_MIDGES, half_tables, native, paths_checks
 from .slices import cost, fixed_targets, t_targets
 from .tcentres import HALF_BITS, N_P_RL, N_PAIRS_ALL, N_ROTATIONS
 
@@ -318,9 +318,17 @@ class PairWays(object):
         """paths: the solutions as lists of indices into `moves`."""
         costs = [cost(m) for m in moves]
         self.moves = moves
+        fast = native()
+        if fast is not None:
+            _, inverses, outer = half_tables(moves)
+            self.srcs, self.wants, self.turns, self.codes, self.width = fast.pack_ways(
+                paths, inverses, outer, bytes(costs))
+            return
         self.width = max(len(p) for p in paths)
         self.turns = bytes(sum(costs[i] for i in p) for p in paths)
-        self.srcs, self.wants = joined_checks(paths, moves)
+        checks = paths_checks(paths, moves)
+        self.srcs = b"".join(src for src, _ in checks)
+        self.wants = b"".join(want for _, want in checks)
         self.codes = b"".join(bytes([i + 1 for i in p] + [0] * (self.width - len(p)))
                               for p in paths)
 

@@ -95,10 +95,12 @@ def test_the_midge_loops_are_the_same(tables_dir, seed, monkeypatch):
         compiled, python = both(monkeypatch, lambda k=keep: stage._best_cores(d, ranked, k))
         assert compiled == python
     paths = [[rng.randrange(len(MOVES)) for _ in range(rng.randrange(12))] for _ in range(50)]
-    for path in paths[:10]:
-        compiled, python = both(monkeypatch, lambda p=path: midges.follow_path(d, p, MOVES))
-        assert compiled == python == midges.follow(d, [MOVES[i] for i in path])
-    compiled, python = both(monkeypatch, lambda: midges.joined_checks(paths, MOVES))
+
+    def packed():
+        ways = pairsearch.PairWays(MOVES, paths)
+        return ways.srcs, ways.wants, ways.turns, ways.codes, ways.width
+
+    compiled, python = both(monkeypatch, packed)
     assert compiled == python
     compiled, python = both(monkeypatch, lambda: stage.solve(cube))
     assert compiled == python
@@ -106,35 +108,41 @@ def test_the_midge_loops_are_the_same(tables_dir, seed, monkeypatch):
 
 
 @needs_module
-def test_pair_ways_keys_are_the_same(tables_dir, monkeypatch):
-    cube = stages.MiddleSolver().relabel(scrambled(61))
-    tables = stages._tables()
-    stage = tcentres.PairsStage()
-    walk = pairsearch.RankWalk(stage, tables[stage.table])
-    ways = pairsearch.PairWays(stage.moves, walk.paths(pairsearch.stage_start(stage, cube), 2, 400))
-    d = midges.dest(cube)
-    times = bytes(min(255, 7 * i) for i in range(256))
-    python = stages._half_turns(ways, ways.out_of_place(midges.lookup(d)).translate(times))
-    assert midges.native().ways_keys(ways.srcs, ways.wants, d, ways.turns, times) == python
+@pytest.mark.parametrize("seed", [61, 62])
+def test_the_centre_stages_keep_the_same_best(tables_dir, seed, monkeypatch):
+    cube = stages.MiddleSolver().relabel(scrambled(seed))
+    walks = stages.centre_walks(stages._tables())
+    for count, nodes in ((6, None), (40, 5000), (1, 300)):
+        compiled, python = both(monkeypatch, lambda c=count, n=nodes: stages.centre_stages(walks, cube, n, c, {}))
+        assert compiled == python and len(compiled) == count
 
 
 @needs_module
 def test_bad_tables_and_arguments_raise_value_error(tables_dir):
     fast = midges.native()
-    maps, inverses, outer = midges.half_tables(MOVES)
+    _, inverses, outer = midges.half_tables(MOVES)
     d = list(range(24))
+    costs = bytes(len(outer))
     with pytest.raises(ValueError):
-        fast.follow([30] + d[1:], [0], maps, outer)            # a dest past 23
+        fast.pack_ways([[0, -1]], inverses, outer, costs)       # a move past the maps
     with pytest.raises(ValueError):
-        fast.follow(d, [len(MOVES)], maps, outer)               # a move past the maps
+        fast.pack_ways([[0]], b"\x63" * len(inverses), outer, costs)   # a map past 23
     with pytest.raises(ValueError):
-        fast.follow(d, [0], b"\x63" * len(maps), outer)         # a map past 23
-    with pytest.raises(ValueError):
-        fast.checks([[0, -1]], inverses, outer)
-    with pytest.raises(ValueError):
-        fast.ways_keys(b"\x40" * 12, b"\x00" * 12, d, b"\x01", bytes(256))
-    with pytest.raises(ValueError):
-        fast.ways_keys(b"\x00" * 12, b"\x01" * 12, d, b"\xf0", bytes([200] * 256))   # past a byte
+        fast.pack_ways([[0] * 300], inverses, outer, b"\x01" * len(outer))   # turns past a byte
+    dests = bytes(d)
+    with pytest.raises(ValueError):                             # a src past 23
+        fast.best_pairs([(b"\x40" * 12, b"\x00" * 12, b"\x01")], dests, [0], bytes(256), 3)
+    with pytest.raises(ValueError):                             # a score past one byte
+        fast.best_pairs([(b"\x00" * 12, b"\x01" * 12, b"\xf0")], dests, [0], bytes([200] * 256), 3)
+    with pytest.raises(ValueError):                             # a dest past 23
+        fast.best_pairs([(b"\x00" * 12, b"\x01" * 12, b"\x01")], b"\x30" * 24, [0], bytes(256), 3)
+    axes = tcentres.AxesStage()
+    spec = pairsearch.axes_spec(axes)
+    amaps, _, aouter = midges.half_tables(axes.moves)
+    with pytest.raises(ValueError):                             # a path past the moves
+        fast.axes_follow([[0, 99]], spec[0], spec[5], spec[6], (0, 0, 0, 0), d, amaps, aouter)
+    with pytest.raises(ValueError):                             # a mask past 12 bits
+        fast.axes_follow([[0]], spec[0], spec[5], spec[6], (1 << 12, 0, 0, 0), d, amaps, aouter)
     index = midgecores.core_index(open_records(midgecores.TABLE))
     by, starts, moved, cost = index.flat()
     omaps, _, oouter = midges.half_tables(OUTER)
@@ -154,7 +162,6 @@ def test_bad_tables_and_arguments_raise_value_error(tables_dir):
     rows[5] = 60000
     with pytest.raises(ValueError):
         fast.rank_walk(rows, len(stage.moves), cost_bytes, costs, allowed, 0, 0, 1, 100)
-    axes = tcentres.AxesStage()
     table = open_dense(axes.table)
     buffer, offset = table.nibbles()
     spec = pairsearch.axes_spec(axes)
