@@ -346,19 +346,25 @@ class MidgeStage(object):
         swapped, or flipped in place). The second is looked up in the frame the first
         leaves (its outer turns move the dedges); the pair is applied as one step."""
         best = None
+        base = written_length(tail)
         for _, (a, b, c) in self._choices(d):
             first = self.cycle(a, b, c)
             after = list(d)                    # the dests once a -> b -> c (and partners)
             for x, y, z in ((a, b, c), (partner(a), partner(b), partner(c))):
                 after[y], after[z], after[x] = d[x], d[y], d[z]
             lost = wrong(after) - wrong(d)
+            carry = self._carried(_HALVES, first)      # each half slot carried along
+            costs = {}                         # second cycle's key -> its cost after first
             for net, cyc in self._choices(after):
                 if net <= lost:
                     continue
-                second = self.cycle(*self._carried(cyc, first))
-                cost = written_length(tail + first + second) - written_length(tail)
+                moved = (carry[cyc[0]], carry[cyc[1]], carry[cyc[2]])
+                key = midge_key(*moved)
+                cost = costs.get(key)
+                if cost is None:
+                    cost = costs[key] = written_length(tail + first + self.cycle(*moved)) - base
                 if best is None or cost * best[1] < best[0] * (net - lost):
-                    best = (cost, net - lost, first + second)
+                    best = (cost, net - lost, first + self.cycle(*moved))
         if best is None:
             raise UnsolvableCube("no pair of midge cycles places a midge")
         return best[2]
