@@ -193,22 +193,31 @@ cmd_deps() {
     "$PY" -m compileall -q "$APP/cubebot" "$APP/robot" "$APP/solver" "$APP/tables/__init__.py" "$APP/deploy" >/dev/null || say "warning: could not byte-compile (starts will be slower)"
 }
 
-# The solver's compiled search core (solver/_core.c), built with the compiler and headers
-# kociemba needs (KOCIEMBA_DEBS). Optional: without it the solver runs its pure-Python path.
+# The solver's compiled modules (solver/_core.c, the search core; solver/_solve5.c, the
+# 5x5x5's phase-2 loops), built with the compiler and headers kociemba needs
+# (KOCIEMBA_DEBS). Optional: without one the solver runs that part's pure-Python path.
+COMPILED_MODULES="_core _solve5"
+
 build_core() {
-    src="$APP/solver/_core.c"
+    for name in $COMPILED_MODULES; do
+        build_module "$name"
+    done
+}
+
+build_module() {
+    src="$APP/solver/$1.c"
     [ -f "$src" ] || return 0
     suffix=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX") or ".so")')
     include=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-    so="$APP/solver/_core$suffix"
+    so="$APP/solver/$1$suffix"
     errors=$(mktemp)
     if command -v gcc >/dev/null 2>&1 && [ -f "$include/Python.h" ] &&
         gcc -O2 -shared -fPIC -I"$include" -o "$so.tmp" "$src" 2>"$errors"; then
         mv "$so.tmp" "$so"
-        say "compiled search core built: $(basename "$so")"
+        say "compiled module built: $(basename "$so")"
     else
         rm -f "$so.tmp"
-        say "warning: the compiled search core was not built ($(head -n 1 "$errors" || true)); the solver runs its pure-Python path"
+        say "warning: the compiled module $1 was not built ($(head -n 1 "$errors" || true)); the solver runs its pure-Python path"
     fi
     rm -f "$errors"
 }

@@ -16,11 +16,12 @@ the BEAM_WIDTH cubes with the fewest turns + BEAM_WEIGHT x midges out of place k
 """
 
 import heapq
+import time
 
 from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
-from cubebot.solver.search import compiled_module, successors
+from cubebot.solver.search import CORE_SECONDS, compiled_module, successors
 from cubebot.solver.solve4.model import permutation_parity
 from .cycletables import cheapest_setups, cycle_key, decode, write_cycles
 from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written, written_length
@@ -158,8 +159,29 @@ _SOLVE5 = []                   # the outcome of importing the compiled module, o
 
 def native():
     """The compiled phase-2 loops (cubebot.solver._solve5, solver/_solve5.c), or None
-    (not built, or CUBEBOT_PURE_PYTHON=1): the same answers as the Python here."""
-    return compiled_module("_solve5", _SOLVE5)
+    (not built, or CUBEBOT_PURE_PYTHON=1): the same answers as the Python here. Each
+    call's wall time counts in search.CORE_SECONDS, as compiled code's."""
+    module = compiled_module("_solve5", _SOLVE5)
+    return None if module is None else _Timed(module)
+
+
+class _Timed(object):
+    """A compiled module whose functions add their wall time to search.CORE_SECONDS
+    (the brick-time estimate scales that part by the compiled-code factor)."""
+
+    def __init__(self, module):
+        self._module = module
+
+    def __getattr__(self, name):
+        function = getattr(self._module, name)
+
+        def timed(*args):
+            began = time.perf_counter()
+            try:
+                return function(*args)
+            finally:
+                CORE_SECONDS[0] += time.perf_counter() - began
+        return timed
 
 
 _TABLES = {}                   # tuple(moves) -> half_tables(moves)
