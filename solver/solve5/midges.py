@@ -9,7 +9,8 @@ Steps keep every centre home and move midges:
     (X a middle slice, F2 a half turn of a face X passes through, 5 written turns), found by
     cycletables.cheapest_setups (an outer turn costs 1, a core 5);
   - with a midgecores.CoreIndex, the cores X^k W X^-k of table 5x5-midge-cores, as they are
-    or after a setup of one or two outer turns (CORE_SETUP_TURNS).
+    or after a setup of up to CORE_SETUP_TURNS outer turns (COMPILED_SETUP_TURNS where
+    the cores are ranked in C).
 Setups are never undone: an outer turn moves a dedge and its midge together. The stage is a
 beam: from each cube the BEAM_BRANCH steps with the fewest written turns per midge placed,
 the BEAM_WIDTH cubes with the fewest turns + BEAM_WEIGHT x midges out of place kept.
@@ -36,7 +37,8 @@ BEAM_WEIGHT = 3.0              # turns a midge out of place is taken to cost (be
 TAIL = 4                       # moves of the solution so far a next cycle may cancel
 CORE_COST = 5                  # X^k F2 X^-k written: 2 + 1 + 2
 SETUP_COST = 1
-CORE_SETUP_TURNS = 2           # outer turns a core may take as its setup (0, 1 or 2)
+CORE_SETUP_TURNS = 2           # outer turns a core may take as its setup (0, 1 or 2) ...
+COMPILED_SETUP_TURNS = 3       # ... and where the cores are ranked in C (native)
 MAX_STEPS = 3 * N_MIDGES       # a bound on the greedy's cycles (12 midges need at most ~9)
 SLICE_AXIS_FACES = {"U": "FRBL", "R": "UFDB", "F": "URDL"}
 HALF_OF = tuple(f for pair in MIDGES for f in pair)
@@ -203,11 +205,12 @@ def half_tables(moves):
 
 def core_setups(max_turns=None):
     """The outer setups a core is tried after: [] and every sequence of 1..max_turns
-    (default CORE_SETUP_TURNS) outer turns that no shorter one equals, as
+    (default CORE_SETUP_TURNS, or COMPILED_SETUP_TURNS on the compiled path) outer
+    turns that no shorter one equals, as
     search.successors prunes them (no face twice in a row, one order of two commuting
     opposite faces): 1 + 18 + 243 for two."""
     if max_turns is None:
-        max_turns = CORE_SETUP_TURNS
+        max_turns = CORE_SETUP_TURNS if native() is None else COMPILED_SETUP_TURNS
     allowed = successors(OUTER)
     result = [[]]
     last = [((), -1)]                  # (setup as indices, its last index; -1: none)

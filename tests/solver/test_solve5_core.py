@@ -47,6 +47,8 @@ def test_the_env_var_forces_python(monkeypatch):
 @needs_module
 @pytest.mark.parametrize("seed", [41, 42, 43, 44])
 def test_phase_2_gives_the_same_solution_on_both_paths(tables_dir, seed, monkeypatch):
+    # at equal budgets: the cores' setups as long on both paths
+    monkeypatch.setattr(midges, "COMPILED_SETUP_TURNS", midges.CORE_SETUP_TURNS)
     state = scrambled(seed)
     compiled, python = both(monkeypatch, lambda: stages.MiddleSolver().stages(state))
     assert compiled == python
@@ -91,9 +93,11 @@ def test_the_midge_loops_are_the_same(tables_dir, seed, monkeypatch):
     d = midges.dest(cube)
     stage = midges.MidgeStage(open_records(midges.TABLE), index)
     ranked = [(s, net, m) for s, net, m, _ in stage._ranked(d, [])][:5]
-    for keep in (1, 12, 40):
-        compiled, python = both(monkeypatch, lambda k=keep: stage._best_cores(d, ranked, k))
-        assert compiled == python
+    for turns in (midges.COMPILED_SETUP_TURNS, midges.CORE_SETUP_TURNS):
+        stage.setups, stage._setup_paths = midges.core_setups(turns), None
+        for keep in (1, 12, 40):
+            compiled, python = both(monkeypatch, lambda k=keep: stage._best_cores(d, ranked, k))
+            assert compiled == python
     paths = [[rng.randrange(len(MOVES)) for _ in range(rng.randrange(12))] for _ in range(50)]
 
     def packed():
