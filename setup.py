@@ -24,6 +24,9 @@ STAGE = Extension("cubebot.solver._stage", ["solver/_stage.c"], optional=True)
 # The compiled joint colour search (robot/colour/_assign.c): optional in the same way
 # (cubebot.robot.colour.joint runs the same search in Python without it).
 ASSIGN = Extension("cubebot.robot.colour._assign", ["robot/colour/_assign.c"], optional=True)
+# The compiled loops of the 5x5x5's phase 2 (solver/_solve5.c): optional in the same
+# way (cubebot.solver.solve5 runs the same loops in Python without it).
+SOLVE5 = Extension("cubebot.solver._solve5", ["solver/_solve5.c"], optional=True)
 
 
 class OptionalBuildExt(build_ext):
@@ -75,7 +78,7 @@ setup(
     package_dir=PACKAGE_DIR,
     package_data={"cubebot.tables": ["manifest.json"],
                   "cubebot.robot.ui.classroom": ["static/*.html", "static/*.js", "static/*.css"]},
-    ext_modules=[CORE, STAGE, ASSIGN],
+    ext_modules=[CORE, STAGE, SOLVE5, ASSIGN],
     cmdclass={"build_ext": OptionalBuildExt},
     python_requires=">=3.5",
     install_requires=[

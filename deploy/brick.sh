@@ -198,10 +198,15 @@ cmd_deps() {
     "$PY" -m compileall -q "$APP/cubebot" "$APP/robot" "$APP/solver" "$APP/tables/__init__.py" "$APP/deploy" >/dev/null || say "warning: could not byte-compile (starts will be slower)"
 }
 
-# The solver's compiled search core (solver/_core.c), built with the compiler and headers
-# kociemba needs (KOCIEMBA_DEBS). Optional: without it the solver runs its pure-Python path.
+# The solver's compiled modules (solver/_core.c, the search core; solver/_stage.c, the
+# big cubes' centre staging; solver/_solve5.c, the 5x5x5's phase-2 loops), built with
+# the compiler and headers kociemba needs (KOCIEMBA_DEBS). Optional: without one the solver runs that part's pure-Python path.
+COMPILED_MODULES="_core _stage _solve5"
+
 build_core() {
-    build_extension "$APP/solver/_core.c" "compiled search core" "the solver runs its pure-Python path"
+    for name in $COMPILED_MODULES; do
+        build_extension "$APP/solver/$name.c" "compiled module $name" "the solver runs that part's pure-Python path"
+    done
 }
 
 # build_extension SRC WHAT FALLBACK: compile the optional C module SRC beside itself; on

@@ -18,6 +18,7 @@ the cheapest core of each effect.
 """
 
 import itertools
+from array import array
 from collections import Counter
 
 from cubebot.solver.errors import TableError
@@ -120,6 +121,7 @@ class CoreIndex(object):
         self.cost = []
         self.moved_mask = []
         self.by_target = [[] for _ in range(N_MIDGES * N_HALVES)]
+        self._flat = None
         mask = BYTE ** MAX_MOVES
         for i in range(len(table)):
             value = table.get(i)
@@ -139,6 +141,18 @@ class CoreIndex(object):
 
     def moves(self, i):
         return decode(self.values[i], MOVES)
+
+    def flat(self):
+        """(by, starts, moved, cost) for the compiled loops (midges.native): by_target's
+        lists joined (array "i"), list s * 24 + t being by[starts[k]:starts[k + 1]] for
+        k = s * 24 + t; moved_mask (array "H"); cost (a byte a core). Made once."""
+        if self._flat is None:
+            by, starts = array("i"), array("i", [0])
+            for cores in self.by_target:
+                by.extend(cores)
+                starts.append(len(by))
+            self._flat = (by, starts, array("H", self.moved_mask), bytes(self.cost))
+        return self._flat
 
     def placing(self, d):
         """[(net midges placed, core index)] of the cores that place at least one net on

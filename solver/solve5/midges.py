@@ -9,18 +9,20 @@ Steps keep every centre home and move midges:
     (X a middle slice, F2 a half turn of a face X passes through, 5 written turns), found by
     cycletables.cheapest_setups (an outer turn costs 1, a core 5);
   - with a midgecores.CoreIndex, the cores X^k W X^-k of table 5x5-midge-cores, as they are
-    or after a setup of one or two outer turns (CORE_SETUP_TURNS).
+    or after a setup of up to CORE_SETUP_TURNS outer turns (COMPILED_SETUP_TURNS where
+    the cores are ranked in C).
 Setups are never undone: an outer turn moves a dedge and its midge together. The stage is a
 beam: from each cube the BEAM_BRANCH steps with the fewest written turns per midge placed,
 the BEAM_WIDTH cubes with the fewest turns + BEAM_WEIGHT x midges out of place kept.
 """
 
 import heapq
+import time
 
 from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
-from cubebot.solver.search import successors
+from cubebot.solver.search import CORE_SECONDS, compiled_module, successors
 from cubebot.solver.solve4.model import permutation_parity
 from .cycletables import cheapest_setups, cycle_key, decode, write_cycles
 from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written, written_length
@@ -35,7 +37,8 @@ BEAM_WEIGHT = 3.0              # turns a midge out of place is taken to cost (be
 TAIL = 4                       # moves of the solution so far a next cycle may cancel
 CORE_COST = 5                  # X^k F2 X^-k written: 2 + 1 + 2
 SETUP_COST = 1
-CORE_SETUP_TURNS = 2           # outer turns a core may take as its setup (0, 1 or 2)
+CORE_SETUP_TURNS = 2           # outer turns a core may take as its setup (0, 1 or 2) ...
+COMPILED_SETUP_TURNS = 3       # ... and where the cores are ranked in C (native)
 MAX_STEPS = 3 * N_MIDGES       # a bound on the greedy's cycles (12 midges need at most ~9)
 SLICE_AXIS_FACES = {"U": "FRBL", "R": "UFDB", "F": "URDL"}
 HALF_OF = tuple(f for pair in MIDGES for f in pair)
@@ -153,13 +156,61 @@ _INVERSES = {}                 # move -> (its inverse half map as a translate ta
 _HALVES = bytes(range(N_HALVES))
 
 
+_SOLVE5 = []                   # the outcome of importing the compiled module, once
+
+
+def native():
+    """The compiled phase-2 loops (cubebot.solver._solve5, solver/_solve5.c), or None
+    (not built, or CUBEBOT_PURE_PYTHON=1): the same answers as the Python here. Each
+    call's wall time counts in search.CORE_SECONDS, as compiled code's."""
+    module = compiled_module("_solve5", _SOLVE5)
+    return None if module is None else _Timed(module)
+
+
+class _Timed(object):
+    """A compiled module whose functions add their wall time to search.CORE_SECONDS
+    (the brick-time estimate scales that part by the compiled-code factor)."""
+
+    def __init__(self, module):
+        self._module = module
+
+    def __getattr__(self, name):
+        function = getattr(self._module, name)
+
+        def timed(*args):
+            began = time.perf_counter()
+            try:
+                return function(*args)
+            finally:
+                CORE_SECONDS[0] += time.perf_counter() - began
+        return timed
+
+
+_TABLES = {}                   # tuple(moves) -> half_tables(moves)
+
+
+def half_tables(moves):
+    """(maps, inverses, outer) of phase-2 moves for the compiled loops: each move's half
+    map and its inverse (24 bytes a move, in order) and 1 for an outer turn, 0 for a
+    slice (a byte a move); made once per move list."""
+    key = tuple(moves)
+    found = _TABLES.get(key)
+    if found is None:
+        maps = b"".join(bytes(_map(m)) for m in key)
+        inverses = b"".join(_inverse(m)[0][:N_HALVES] for m in key)
+        outer = bytes(0 if is_slice(m) else 1 for m in key)
+        found = _TABLES[key] = (maps, inverses, outer)
+    return found
+
+
 def core_setups(max_turns=None):
     """The outer setups a core is tried after: [] and every sequence of 1..max_turns
-    (default CORE_SETUP_TURNS) outer turns that no shorter one equals, as
+    (default CORE_SETUP_TURNS, or COMPILED_SETUP_TURNS on the compiled path) outer
+    turns that no shorter one equals, as
     search.successors prunes them (no face twice in a row, one order of two commuting
     opposite faces): 1 + 18 + 243 for two."""
     if max_turns is None:
-        max_turns = CORE_SETUP_TURNS
+        max_turns = CORE_SETUP_TURNS if native() is None else COMPILED_SETUP_TURNS
     allowed = successors(OUTER)
     result = [[]]
     last = [((), -1)]                  # (setup as indices, its last index; -1: none)
@@ -262,6 +313,7 @@ class MidgeStage(object):
         self.cores = cores             # a midgecores.CoreIndex, or None: 3-cycles only
         self.decoded = {}              # cycle key -> its moves, as looked up (at most 24 ** 3)
         self.setups = core_setups() if cores is not None else ()   # the cores' setups
+        self._setup_paths = None       # the setups as indices into OUTER (compiled path)
 
     def cycle(self, a, b, c):
         """The table's moves of the 3-cycle a -> b -> c (a new list each call)."""
@@ -319,19 +371,25 @@ class MidgeStage(object):
         swapped, or flipped in place). The second is looked up in the frame the first
         leaves (its outer turns move the dedges); the pair is applied as one step."""
         best = None
+        base = written_length(tail)
         for _, (a, b, c) in self._choices(d):
             first = self.cycle(a, b, c)
             after = list(d)                    # the dests once a -> b -> c (and partners)
             for x, y, z in ((a, b, c), (partner(a), partner(b), partner(c))):
                 after[y], after[z], after[x] = d[x], d[y], d[z]
             lost = wrong(after) - wrong(d)
+            carry = self._carried(_HALVES, first)      # each half slot carried along
+            costs = {}                         # second cycle's key -> its cost after first
             for net, cyc in self._choices(after):
                 if net <= lost:
                     continue
-                second = self.cycle(*self._carried(cyc, first))
-                cost = written_length(tail + first + second) - written_length(tail)
+                moved = (carry[cyc[0]], carry[cyc[1]], carry[cyc[2]])
+                key = midge_key(*moved)
+                cost = costs.get(key)
+                if cost is None:
+                    cost = costs[key] = written_length(tail + first + self.cycle(*moved)) - base
                 if best is None or cost * best[1] < best[0] * (net - lost):
-                    best = (cost, net - lost, first + second)
+                    best = (cost, net - lost, first + self.cycle(*moved))
         if best is None:
             raise UnsolvableCube("no pair of midge cycles places a midge")
         return best[2]
@@ -416,6 +474,9 @@ class MidgeStage(object):
         scores among `ranked` (the 3-cycles) and the cores after each setup, ties in that
         order: sorted(all)[:keep], holding at most `keep` of them at a time (a max-heap
         on (score, order))."""
+        fast = native()
+        if fast is not None:
+            return self._best_cores_compiled(fast, d, ranked, keep)
         heap = []                              # (-score, -order, net, moves)
         for order, (score, net, moves) in enumerate(self._candidates(d, ranked)):
             if len(heap) < keep:
@@ -424,6 +485,24 @@ class MidgeStage(object):
                 heapq.heapreplace(heap, (-score, -order, net, moves))
         heap.sort(reverse=True)
         return [(-s, net, moves) for s, _, net, moves in heap]
+
+    def _best_cores_compiled(self, fast, d, ranked, keep):
+        """_best_cores with the cores' candidates ranked in C (midgecores.CoreIndex.flat):
+        it returns the `keep` best cores by (score, order); merged with `ranked`, which
+        all come first in order, the `keep` best of both are those of _best_cores."""
+        if self._setup_paths is None:
+            index = dict((m, i) for i, m in enumerate(OUTER))
+            self._setup_paths = [[index[m] for m in setup] for setup in self.setups]
+        maps, _, outer = half_tables(OUTER)
+        by, starts, moved, cost = self.cores.flat()
+        entries = [(score, order, net, moves) for order, (score, net, moves) in enumerate(ranked)]
+        first = len(entries)
+        for j, (score, net, s, i) in enumerate(fast.best_cores(d, self._setup_paths, maps, outer, by,
+                                                                 starts, moved, cost, SETUP_COST,
+                                                                 keep)):
+            entries.append((score, first + j, net, (tuple(self.setups[s]), i)))
+        entries.sort(key=lambda e: e[:2])
+        return [(score, net, moves) for score, _, net, moves in entries[:keep]]
 
     def _candidates(self, d, ranked):
         """`ranked`, then (score, net, (setup, core index)) of every core that places

@@ -20,10 +20,12 @@ stages.py (MiddleSolver) chooses among them.
 from cubebot.solver.errors import UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.search import Stats, ida_star, successors
+from array import array
+
 from cubebot.solver.solve4.masks import BYTE_VALUES
-from .midges import N_MIDGES, paths_checks
+from .midges import N_MIDGES, half_tables, native, paths_checks
 from .slices import cost, fixed_targets, t_targets
-from .tcentres import HALF_BITS, N_P_RL, N_ROTATIONS
+from .tcentres import HALF_BITS, N_P_RL, N_PAIRS_ALL, N_ROTATIONS
 
 MAX_NODES = 20000              # nodes per stage search before its descent fallback
 MAX_COST = 40                  # above any stage's cost (table depths 16 and 16 turns)
@@ -126,6 +128,11 @@ class RankWalk(object):
             return [[]]
         allowed, costs = successors(stage.moves), stage.costs
         limit = MAX_NODES if max_nodes is None else max_nodes
+        fast = native()
+        if fast is not None:
+            found = fast.rank_walk(all_rows(stage), len(stage.moves), cost, bytes(costs), allowed,
+                                   start, slack, count, limit)
+            return found or self._descent(state)
         found, path, nodes = [], [], [0]
 
         def walk(r, g, last, top):
@@ -155,8 +162,29 @@ class RankWalk(object):
             pass
         if found:
             return found[:count]
+        return self._descent(state)
+
+    def _descent(self, state):
+        stage = self.stage
         return [[stage.index[m] for m in descend(stage, _bound(stage, self.table), state,
                                                  self.table.unreached)]]
+
+
+_ROWS = {}                     # stage class -> all_rows(stage)
+
+
+def all_rows(stage):
+    """Every rank's row of a small pair stage (the rank after each move), as one
+    array of 16-bit words (rank r's at r x moves), for the compiled walk; made once
+    per process."""
+    key = type(stage)
+    rows = _ROWS.get(key)
+    if rows is None:
+        rows = array("H")
+        for r in range(stage.size):
+            rows.extend(stage.neighbours(r))
+        rows = _ROWS[key] = rows
+    return rows
 
 
 class AxesWalk(object):
@@ -184,6 +212,11 @@ class AxesWalk(object):
         return found or [[stage.index[m] for m in descend(stage, h, start, self.table.unreached)]]
 
     def _search(self, start, bound, limit, count, max_cost, cheapest_only):
+        fast = native()
+        if fast is not None:
+            return fast.axes_search(axes_spec(self.stage) + (self.buffer, self.offset,
+                                                             successors(self.stage.moves)),
+                                    tuple(start), bound, limit, count, max_cost, int(cheapest_only))
         stage = self.stage
         buffer, offset = self.buffer, self.offset
         pack, width, ud_rank, rl_rank = stage.pack, stage.count, stage.ud_rank, stage.rl_rank
@@ -236,6 +269,37 @@ class AxesWalk(object):
         return done
 
 
+_AXES_SPECS = {}               # stage class -> axes_spec(stage)
+
+
+def axes_spec(stage):
+    """The axes stage's tables for the compiled search, made once per process: (mover:
+    the 12-bit pair mask after each move, 2 bytes each, move i's 4,096 at i x 4,096;
+    pack; its widths; the U/D and R/L mask ranks, 4-byte ints; the rotation after each
+    move, 24 x moves bytes; the move costs)."""
+    key = type(stage)
+    spec = _AXES_SPECS.get(key)
+    if spec is None:
+        mover = array("H")
+        for t in stage.mover.tables:
+            low, high = t[:BYTE_VALUES], t[BYTE_VALUES:2 * BYTE_VALUES]
+            mover.extend(low[m & 0xFF] | high[m >> 8] for m in range(1 << N_PAIRS_ALL))
+        n = len(stage.moves)
+        turn = bytes(stage.rot.move[r][i] for r in range(N_ROTATIONS) for i in range(n))
+        spec = _AXES_SPECS[key] = (mover, bytes(stage.pack), bytes(stage.count),
+                                   _ints(stage.ud_rank), _ints(stage.rl_rank), turn,
+                                   bytes(stage.costs))
+    return spec
+
+
+def _ints(values):
+    """values as an array of 4-byte ints (the compiled search's int32_t)."""
+    for code in ("i", "l"):
+        if array(code).itemsize == 4:
+            return array(code, values)
+    raise ValueError("no 4-byte array type here")
+
+
 class _Enough(Exception):
     """A walk has found `count` solutions (RankWalk), or spent its node budget."""
 
@@ -244,10 +308,9 @@ class PairWays(object):
     """Solutions of the pairs stage from one start, packed (a 5x5x5 solve keeps a few
     hundred starts' worth, up to stages.PAIRS_CHOICES each): turns[k], the written turns
     of solution k; srcs, the src of its midges.paths_checks (N_MIDGES bytes each,
-    solution k at k x N_MIDGES), and wants, the wants as one integer (bytes in the same
-    order, big-endian); codes, its moves as indices + 1 into `moves` (the
-    stage's), `width` bytes each, 0 after the last. About 40 bytes a solution, a tenth
-    of what lists of moves and checks take."""
+    solution k at k x N_MIDGES), and wants, its wants in the same order; codes, its
+    moves as indices + 1 into `moves` (the stage's), `width` bytes each, 0 after the
+    last. About 40 bytes a solution, a tenth of what lists of moves and checks take."""
 
     __slots__ = ("moves", "turns", "srcs", "wants", "codes", "width")
 
@@ -255,11 +318,17 @@ class PairWays(object):
         """paths: the solutions as lists of indices into `moves`."""
         costs = [cost(m) for m in moves]
         self.moves = moves
+        fast = native()
+        if fast is not None:
+            _, inverses, outer = half_tables(moves)
+            self.srcs, self.wants, self.turns, self.codes, self.width = fast.pack_ways(
+                paths, inverses, outer, bytes(costs))
+            return
         self.width = max(len(p) for p in paths)
-        checks = paths_checks(paths, moves)
         self.turns = bytes(sum(costs[i] for i in p) for p in paths)
+        checks = paths_checks(paths, moves)
         self.srcs = b"".join(src for src, _ in checks)
-        self.wants = int.from_bytes(b"".join(want for _, want in checks), "big")
+        self.wants = b"".join(want for _, want in checks)
         self.codes = b"".join(bytes([i + 1 for i in p] + [0] * (self.width - len(p)))
                               for p in paths)
 
@@ -271,7 +340,7 @@ class PairWays(object):
         bytes sums each solution's N_MIDGES bytes into its last byte (a sum is at most
         N_MIDGES, so no byte carries into the next)."""
         n = len(self.srcs)
-        seen = int.from_bytes(self.srcs.translate(at), "big") ^ self.wants
+        seen = int.from_bytes(self.srcs.translate(at), "big") ^ int.from_bytes(self.wants, "big")
         out = int.from_bytes(seen.to_bytes(n, "big").translate(_NONZERO), "big")
         sums = (out * _ONES).to_bytes(n + N_MIDGES - 1, "big")
         return sums[N_MIDGES - 1:n:N_MIDGES]

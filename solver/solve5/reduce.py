@@ -6,7 +6,8 @@ Stages (see docs/solver5.md):
            tredge's wings paired, no 4x4x4 parity; run as is and seen
            turned (PHASE1_ROTATIONS: solve4 keeps another corner still, so
            another reduction), the next stages choosing between them; each
-           written in the VARIANTS ways (widechoice.variants: which wide turns
+           written in the VARIANTS ways (COMPILED_VARIANTS where phase 2's
+           loops are compiled; widechoice.variants: which wide turns
            take the middle slice along, free on that part) whose T-centres
            the T-pair table rates cheapest
   tpairs   every T-pair (two T-centres across a fixed centre) one colour,
@@ -15,7 +16,8 @@ Stages (see docs/solver5.md):
            5x5-tpair-sets), so that phase 2 takes its quick way; its
            cheapest solutions after every phase-1 reduction are pooled; phase
            2's centre stages run after the MIDDLE_TRIES shortest so far, and
-           its midge stage after the MIDGE_RUNS best of their plans; the
+           its midge stage after the MIDGE_RUNS best of their plans (the
+           COMPILED_ counts where phase 2's loops are compiled); the
            shortest in all is kept
   middle   phase 2: the T-centres and fixed centres with the X-centres, every
            midge in its dedge (middle.MiddleSolver; colours read off the
@@ -43,6 +45,7 @@ from .axisruns import shortest
 from .model import N, T_CENTRES, X_CENTRES, colours
 from .outer4 import reduce_outer
 from .middle import MiddleSolver, joined, written
+from .midges import native
 from .tpairs import TPairStage
 from .widechoice import variants
 
@@ -60,11 +63,20 @@ PHASE1_REDUCTIONS = 2          # equally short 4x4x4 reductions of each rotation
                                # each leaves the T-centres and midges elsewhere
 VARIANTS = 3                   # of each rotation's phase-1 moves, the ways to write its wide turns
                                # (widechoice.variants) handed on to the T-pair stage
+COMPILED_VARIANTS = 6          # the same where phase 2's loops are compiled (midges.native)
 MIDDLE_TRIES = 24              # (phase 1, T-pair) solutions phase 2's centre stages run after
 MIDGE_RUNS = 16                # of their centre solutions (pooled), the ones the midge stage runs after
+COMPILED_MIDDLE_TRIES = 64     # MIDDLE_TRIES and MIDGE_RUNS where phase 2's loops are compiled:
+COMPILED_MIDGE_RUNS = 32       # more candidates for the same time (docs/solver5.md)
 MAX_REDUCED = 4                # reduced cubes finished (the shortest reductions, at most FINISH_SLACK
 FINISH_SLACK = 1               # turns longer than the shortest), in order until one has a
 GOOD_FINISH = 19               # 3x3x3 finish of at most GOOD_FINISH moves (unmerged)
+
+
+def by_path(python, compiled):
+    """The candidate count for the path phase 2's loops take here: `compiled` where
+    they run in C (midges.native), else `python` (sized to Python's speed)."""
+    return python if native() is None else compiled
 
 
 def to_3x3(state):
@@ -110,7 +122,7 @@ class Reducer(object):
         found = []
         for rotation in PHASE1_ROTATIONS:
             for moves, _ in reduce_outer(cube, self.directory, rotation, PHASE1_REDUCTIONS):
-                for way in variants(cube, moves, self.tpairs.table, VARIANTS):
+                for way in variants(cube, moves, self.tpairs.table, by_path(VARIANTS, COMPILED_VARIANTS)):
                     if way not in found:
                         found.append(way)
         return found
@@ -134,12 +146,13 @@ class Reducer(object):
                 tries.append((count(shortest(list(first) + pairs), "obtm"), k, j, first, after, pairs))
         tries.sort(key=lambda t: t[:3])
         plans = []
-        for t, (turns, _, _, first, after, pairs) in enumerate(tries[:MIDDLE_TRIES]):
+        for t, (turns, _, _, first, after, pairs) in enumerate(
+                tries[:by_path(MIDDLE_TRIES, COMPILED_MIDDLE_TRIES)]):
             for p, plan in enumerate(self.phase2.plans(apply(after, pairs, N))):
                 plans.append((turns + plan.estimate, t, p, first, pairs, plan))
         plans.sort(key=lambda t: t[:3])
         found, reduced = [], set()
-        for r, (_, _, _, first, pairs, plan) in enumerate(plans[:MIDGE_RUNS]):
+        for r, (_, _, _, first, pairs, plan) in enumerate(plans[:by_path(MIDGE_RUNS, COMPILED_MIDGE_RUNS)]):
             rest = written(joined(self.phase2.finish(plan)))
             cube_after = apply(cube, list(first) + pairs + rest, N)
             if cube_after not in reduced:

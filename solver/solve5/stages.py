@@ -36,7 +36,7 @@ from heapq import heappush, heapreplace
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import apply, simplify
-from .pairsearch import AxesWalk, RankWalk, pair_ways, pairs_start_after, stage_start
+from .pairsearch import AxesWalk, RankWalk, axes_spec, pair_ways, pairs_start_after, stage_start
 from .slices import check_dedges, cost, fixed_targets, targets, written
 from .model import N, T_CENTRES
 
@@ -178,7 +178,7 @@ def centre_stages(walks, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=N
     solution (2 x turns + 2 x MIDGE_WEIGHT x midges out), so that each axes solution's
     pairs solutions are scored by whole-string operations, and only those that beat
     the heap's worst are looked at one by one."""
-    from .midges import dest, follow, lookup
+    from .midges import dest, follow, lookup, native
     axes_walk, walk = walks
     axes, pairs = axes_walk.stage, walk.stage
     weight = int(2 * MIDGE_WEIGHT)
@@ -187,11 +187,14 @@ def centre_stages(walks, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=N
     times = bytes(min(255, weight * i) for i in range(256))   # midges out -> half turns
     d = dest(cube)
     start = stage_start(pairs, cube)
+    paths = axes_walk.paths(cube, AXES_NODES if max_nodes is None else max_nodes, CHOICES, AXES_SLACK)
+    fast = native()
+    if fast is not None:
+        return _centre_stages_compiled(fast, walks, paths, start, d, times, max_nodes, count, pairs_found)
     heap = []                          # (-half turns, -order, axes moves, PairWays, solution)
     order = 0
     moves, costs = axes.moves, axes.costs
-    for path in axes_walk.paths(cube, AXES_NODES if max_nodes is None else max_nodes, CHOICES,
-                                AXES_SLACK):
+    for path in paths:
         a = [moves[i] for i in path]
         base = 2 * sum(costs[i] for i in path)
         ways = pair_ways(walk, pairs_start_after(axes, start, path), PAIRS_SLACK, PAIRS_CHOICES,
@@ -201,6 +204,22 @@ def centre_stages(walks, cube, max_nodes=None, count=MIDGE_TRIALS, pairs_found=N
         order += len(keys)
     heap.sort(reverse=True)
     return [(-half / 2.0, list(a), ways.solution(k)) for half, _, a, ways, k in heap]
+
+
+def _centre_stages_compiled(fast, walks, paths, start, d, times, max_nodes, count, pairs_found):
+    """centre_stages' loop over the axes solutions in C (solver/_solve5.c): each one's
+    pairs start, dests and turns in one call (axes_follow), then the scores of every
+    (axes, pairs) pair and the `count` best by (score, order) in another (best_pairs)."""
+    from .midges import half_tables
+    axes_walk, walk = walks
+    axes = axes_walk.stage
+    spec = axes_spec(axes)
+    maps, _, outer = half_tables(axes.moves)
+    starts, dests, bases = fast.axes_follow(paths, spec[0], spec[5], spec[6], start, d, maps, outer)
+    ways = [pair_ways(walk, s, PAIRS_SLACK, PAIRS_CHOICES, max_nodes, pairs_found) for s in starts]
+    picks = fast.best_pairs([(w.srcs, w.wants, w.turns) for w in ways], dests, bases, times, count)
+    moves = axes.moves
+    return [(half / 2.0, [moves[i] for i in paths[p]], ways[p].solution(k)) for half, _, p, k in picks]
 
 
 def _half_turns(ways, midge_halves):
