@@ -41,9 +41,9 @@ MEDIAN_TARGET_S = {6: 10, 7: 20}
 ANCHORS = {6: 135.7, 7: 193.8}  # cited, docs/references.md: the Python NxNxN solver, tables in the GBs
 
 
-STAGED = ("the centres staged and solved by tables (tablestage, tablesolve; the compiled staging "
-          "module), then the pairing beam and parity in {} whole-cube orientations, the rest as "
-          "below where a cube is not staged; otherwise ")
+STAGED = ("The centres are staged and solved by tables (tablestage, tablesolve; the compiled "
+          "staging module), then the pairing beam and parity run in {} whole-cube orientations. "
+          "A cube that is not staged goes through all the stages below. ")
 
 
 def staged(n):
@@ -77,7 +77,7 @@ def run(n, count=30, rss_states=RSS_STATES, record_it=True, build=True):
     built = "{:.0f} s".format(build_seconds(n)) if build else "not measured"
     rows = [
         "Run {} on {} ({}), {} random {}x{}x{} states (scramble.random_state, seed {}), solver.big "
-        "default: {}the free beam, the insert beam (centres only), the pairing beam (slice-flip-slice), parity "
+        "default. {}The stages: the free beam, the insert beam (centres only), the pairing beam (slice-flip-slice), parity "
         "(these four in {} whole-cube orientations, the best estimate going on), centre "
         "blocks, multi-cycles and 3-cycles, wing 3-cycles (both open: closing outer turns left out), "
         "then the blown-up {}x{}x{} view solved by {}. Load "

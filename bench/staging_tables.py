@@ -100,7 +100,7 @@ def run(count, solve, record_it):
         "{} random 6x6x6 states (bench/solver_big.py's seed {}), the four searches of "
         "solver/big/tablestage.py compiled, for each of the {} choices of colour pairs "
         "tried in turn until {} staging is found (at most {} nodes a search and divisor, {} a "
-        "cube, then a beam of width {}), then the three descents of solver/big/tablesolve.py; "
+        "cube, then a beam of width {}). Then come the three descents of solver/big/tablesolve.py; "
         "every staging and solve applied back by "
         "bench/cube3d.py and checked from the facelets. Load average {:.1f} on {} CPUs shared "
         "with other jobs.".format(count, SEEDS[N], len(tablestage.colour_pairs(cubes[0])),
