@@ -45,6 +45,9 @@ BRICK_FREE_MB = 30.0          # what `free` shows available on the brick (docs/r
 HELD_OUT_SEED = 16016         # 4x4x4 states of the memory table's batches
 SMALL_SEED = 1603             # the single states of each size
 SOLVE_SIZES = (2, 3, 4, 5, 6, 7)  # sizes of the single `cubebot solve` rows
+CORE_SIZES = (4, 5, 6)        # sizes whose solve uses the compiled core: a pure-Python row each too
+PURE_PYTHON = "CUBEBOT_PURE_PYTHON=1"   # cubebot.solver.search.PURE_PYTHON_ENV, set
+PATH_PROBE = "from cubebot.solver.search import core_path; print(core_path())"
 BATCH = 20                    # 4x4x4 states in the batch measured here
 ARMEL_BATCH = 3               # ... and under emulation (slow: about a minute a state)
 APP_JOBS = 20                 # resident-app jobs measured here
@@ -102,6 +105,8 @@ def memory_cases(args):
     small = held_out_file("held4-{}.txt".format(args.armel_batch), 4, HELD_OUT_SEED, args.armel_batch)
     cases = [("`cubebot solve`, {0}x{0}x{0}".format(n), ["solve", one[n]], ["solve", one[n]])
              for n in SOLVE_SIZES]
+    pure = [("`cubebot solve`, {0}x{0}x{0}, pure Python (`{1}`)".format(n, PURE_PYTHON),
+             ["solve", one[n]], ["solve", one[n]]) for n in CORE_SIZES]
     cases.append(("`cubebot solve --batch`, held-out 4x4x4 states (here {}, emulated {})".format(
         args.batch, args.armel_batch), ["solve", "--batch", big], ["solve", "--batch", small]))
     cases.append(("`cubebot demo --seed 1`", ["demo", "--seed", "1"], ["demo", "--seed", "1"]))
@@ -109,6 +114,9 @@ def memory_cases(args):
                   ["demo", "--virtual-brick", "--seed", "1"]))
     # in the chroot `python -m cubebot` (its installed console script may predate the checkout)
     rows = [(label, [here] + a, ["python", "-m", "cubebot"] + b) for label, a, b in cases]
+    rows[len(SOLVE_SIZES):len(SOLVE_SIZES)] = [
+        (label, ["env", PURE_PYTHON, here] + a, ["env", PURE_PYTHON, "python", "-m", "cubebot"] + b)
+        for label, a, b in pure]
     app = os.path.join("bench", "app_jobs.py")
     rows.append(("resident app (virtual brick), 3x3x3 jobs in one process (here {}, emulated {})".format(
         args.app_jobs, args.armel_app_jobs), [sys.executable, app, "--jobs", str(args.app_jobs)],
@@ -116,10 +124,23 @@ def memory_cases(args):
     return rows
 
 
+def solver_paths(use_armel):
+    """(path here, path on 32-bit ARM or None): what cubebot.solver.search.core_path() names."""
+    import subprocess
+    here = subprocess.check_output([sys.executable, "-c", PATH_PROBE], universal_newlines=True,
+                                   env=dict(os.environ, PYTHONPATH=ROOT)).strip()
+    if not use_armel:
+        return here, None
+    done = subprocess.run([sys.executable, ARM_MEMORY, "run", "--", "python", "-c", PATH_PROBE], cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True)
+    return here, (done.stdout.strip().splitlines() or ["unknown"])[-1]
+
+
 def memory_table(args):
     from bench.memory import peak_pss
     load_start = os.getloadavg()[0]
     use_armel = not args.no_armel and armel_ready()
+    path_here, path_arm = solver_paths(use_armel)
     lines = []
     for label, native, emulated in memory_cases(args):
         peak = peak_pss(native, env=dict(os.environ, PYTHONPATH=ROOT))
@@ -140,6 +161,8 @@ def memory_table(args):
         "armel, the EV3's ABI, qemu emulating an ARM926, Python 3.11) and here (bench/memory.py).",
         "The brick has {:.0f}-36 MB free: every emulated figure must stay within {:.0f} MB. Wall",
         "times are noisy (a shared machine); emulation is not brick time (docs/brick.md).",
+        "The rows marked `{}` force the pure-Python path; the others run the path that",
+        "`cubebot.solver.search.core_path()` names: {} on 32-bit ARM, {} here.",
         "",
         "| case | 32-bit ARM peak (MB) | emulated wall | x86-64 peak (MB) | wall here |",
         "|---|---|---|---|---|",
@@ -153,6 +176,7 @@ def memory_table(args):
                              platform.machine(), os.cpu_count(),
                              "" if use_armel else "; no armel chroot (bench/arm_memory.py setup): no 32-bit figures")
     head[5] = head[5].format(BRICK_FREE_MB, BRICK_FREE_MB)
+    head[7] = head[7].format(PURE_PYTHON, path_arm or "-", path_here)
     tail = ["", "Load average (1 min) {:.1f} at the start, {:.1f} at the end, on {} CPUs shared with other "
             "jobs; the batch states are seed {} (cubebot.solver.scramble.random_state), the single "
             "states seed {}.".format(load_start, os.getloadavg()[0], os.cpu_count(), HELD_OUT_SEED,
