@@ -7,8 +7,9 @@ and measures a command's peak memory as a 32-bit ARM process would have it.
 
   setup            debootstrap the chroot (two stages), apt-get Python and a compiler inside,
                    create the venv /opt/venv and `pip install -e /project[ev3]` (the checkout
-                   is bind-mounted at /project); each step is skipped once done
-  run CMD...       run CMD inside, in /project
+                   is bind-mounted at /project) and pytest; each step is skipped once done
+  run CMD...       run CMD inside, in /project (`run python setup.py build_ext --inplace` builds
+                   the compiled solver core for ARM next to the x86 one)
   measure CMD...   run CMD inside under /usr/bin/time -v while this process samples the guest
                    memory of every qemu process of the tree every SAMPLE_S seconds, and print
                    one line: exit, wall_s, guest_peak_rss_mb (largest process),
@@ -47,6 +48,8 @@ PROJECT = "/project"
 PACKAGES = ("python3", "python3-venv", "python3-dev", "gcc", "libc6-dev", "libffi-dev", "time",
             "ca-certificates", "python3-pil")
 PIP_TARGET = ".[ev3]"
+# setup.py's test extra without Playwright (no armel build): enough for tests/solver/ inside
+TEST_PACKAGES = ("pytest", "hypothesis>=6.50,<6.156")
 SAMPLE_S = 0.005
 KB_PER_MB = 1024.0
 DONE_DIR = ".cubebot-armel"            # marks of finished setup steps, inside the chroot
@@ -152,6 +155,7 @@ def setup(run, suite, mirror):
         ("cas", ["update-ca-certificates"], True),
         ("venv", ["python3", "-m", "venv", "--system-site-packages", VENV], True),
         ("project", [VENV + "/bin/pip", "install", "-q", "-e", PIP_TARGET], True),
+        ("tests", [VENV + "/bin/pip", "install", "-q"] + list(TEST_PACKAGES), True),
     ]
     for step, argv, inside in steps:
         if run.done(step):

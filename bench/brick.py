@@ -16,10 +16,16 @@ armel, the EV3's ABI, under qemu emulating an ARM926). Also prints
 the emulated and the native wall time of each case (their ratio is one
 input of the brick-time estimator, cubebot.robot.job.brick_time; only on a quiet
 machine). Writes the "brick-memory" section.
+
 Held-out states: seeds HELD_OUT_SEED (4x4x4), not used by any test.
+
+--core-memory: a `cubebot solve` of each of --sizes (default 4 and 5) on the path that runs
+(the compiled core where it is built) and with CUBEBOT_PURE_PYTHON=1, measured the same way.
+Writes the "brick-memory-core" section.
 
 Usage: python bench/brick.py [--seeds N] [--no-record]
        python bench/brick.py --memory [--batch N] [--armel-batch N] [--app-jobs N] [--no-armel]
+       python bench/brick.py --core-memory [--sizes N...] [--no-armel]
 """
 
 import argparse
@@ -49,6 +55,9 @@ BATCH = 20                    # 4x4x4 states in the batch measured here
 ARMEL_BATCH = 3               # ... and under emulation (slow: about a minute a state)
 APP_JOBS = 20                 # resident-app jobs measured here
 ARMEL_APP_JOBS = 3            # ... and under emulation
+CORE_SIZES = (4, 5)           # --core-memory: sizes whose solve runs the compiled core
+PURE_PYTHON = "CUBEBOT_PURE_PYTHON=1"   # cubebot.solver.search.PURE_PYTHON_ENV, set
+PATH_PROBE = "from cubebot.solver.search import core_path; print(core_path())"
 
 
 def one(size, seed):
@@ -116,12 +125,11 @@ def memory_cases(args):
     return rows
 
 
-def memory_table(args):
+def measure_rows(cases, use_armel):
+    """One table row a case (label, argv here, argv under emulation): peaks and walls, ARM then here."""
     from bench.memory import peak_pss
-    load_start = os.getloadavg()[0]
-    use_armel = not args.no_armel and armel_ready()
     lines = []
-    for label, native, emulated in memory_cases(args):
+    for label, native, emulated in cases:
         peak = peak_pss(native, env=dict(os.environ, PYTHONPATH=ROOT))
         cells = ["{:.1f}".format(peak.pss_all_mb), "{:.1f} s".format(peak.wall_s)]
         if use_armel:
@@ -132,6 +140,70 @@ def memory_table(args):
             cells = ["-", "-"] + cells
         lines.append("| {} | {} |".format(label, " | ".join(cells)))
         print(lines[-1], flush=True)
+    return lines
+
+
+def solver_paths(use_armel):
+    """(path here, path on 32-bit ARM or "-"): what cubebot.solver.search.core_path() names."""
+    import subprocess
+    here = subprocess.check_output([sys.executable, "-c", PATH_PROBE], universal_newlines=True,
+                                   env=dict(os.environ, PYTHONPATH=ROOT)).strip()
+    if not use_armel:
+        return here, "-"
+    done = subprocess.run([sys.executable, ARM_MEMORY, "run", "--", "python", "-c", PATH_PROBE], cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True)
+    return here, (done.stdout.strip().splitlines() or ["unknown"])[-1]
+
+
+def core_memory_table(args):
+    """The "brick-memory-core" section: a `cubebot solve` of each size on the path that runs and
+    on the pure-Python one (CUBEBOT_PURE_PYTHON=1), on 32-bit ARM and here."""
+    import random
+    from cubebot.solver.scramble import random_state
+    load_start = os.getloadavg()[0]
+    use_armel = not args.no_armel and armel_ready()
+    path_here, path_arm = solver_paths(use_armel)
+    here = os.path.join(os.path.dirname(sys.executable), "cubebot")
+    cases = []
+    for n in args.sizes:
+        state = random_state(n, random.Random(SMALL_SEED))
+        label = "`cubebot solve`, {0}x{0}x{0}".format(n)
+        cases.append((label + ", default path", [here, "solve", state],
+                      ["python", "-m", "cubebot", "solve", state]))
+        cases.append((label + ", `{}`".format(PURE_PYTHON), ["env", PURE_PYTHON, here, "solve", state],
+                      ["env", PURE_PYTHON, "python", "-m", "cubebot", "solve", state]))
+    lines = measure_rows(cases, use_armel)
+    head = [
+        "## The compiled core's memory on 32-bit ARM and here (`python bench/brick.py --core-memory{}`)",
+        "",
+        "{}, Python {} on {} ({} CPUs){}. Measured as in \"brick-memory\" (peak Pss summed over the",
+        "process tree; 32-bit ARM under `bench/arm_memory.py measure`). The default path is what",
+        "`cubebot.solver.search.core_path()` names: {} on 32-bit ARM, {} here; `{}` forces the",
+        "pure-Python path. The brick has {:.0f}-36 MB free: every emulated figure must stay within {:.0f} MB.",
+        "",
+        "| case | 32-bit ARM peak (MB) | emulated wall | x86-64 peak (MB) | wall here |",
+        "|---|---|---|---|---|",
+    ]
+    head[0] = head[0].format("" if tuple(args.sizes) == CORE_SIZES else
+                             " --sizes " + " ".join(str(n) for n in args.sizes))
+    head[2] = head[2].format(datetime.date.today().isoformat(), platform.python_version(),
+                             platform.machine(), os.cpu_count(),
+                             "" if use_armel else "; no armel chroot (bench/arm_memory.py setup): no 32-bit figures")
+    head[4] = head[4].format(path_arm, path_here, PURE_PYTHON)
+    head[5] = head[5].format(BRICK_FREE_MB, BRICK_FREE_MB)
+    tail = ["", "Load average (1 min) {:.1f} at the start, {:.1f} at the end, on {} CPUs shared with other "
+            "jobs; the states are seed {} (cubebot.solver.scramble.random_state).".format(
+                load_start, os.getloadavg()[0], os.cpu_count(), SMALL_SEED)]
+    text = "\n".join(head + lines + tail)
+    if not args.no_record:
+        record("brick-memory-core", text)
+    print(text)
+
+
+def memory_table(args):
+    load_start = os.getloadavg()[0]
+    use_armel = not args.no_armel and armel_ready()
+    lines = measure_rows(memory_cases(args), use_armel)
     head = [
         "## Memory on 32-bit ARM and here (`python bench/brick.py --memory{}`)",
         "",
@@ -173,9 +245,16 @@ def main():
     parser.add_argument("--app-jobs", type=int, default=APP_JOBS)
     parser.add_argument("--armel-app-jobs", type=int, default=ARMEL_APP_JOBS)
     parser.add_argument("--no-armel", action="store_true", help="measure here only")
+    parser.add_argument("--core-memory", action="store_true",
+                        help="the compiled core's memory table (see the docstring)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(CORE_SIZES),
+                        help="--core-memory: the sizes (default %(default)s)")
     args = parser.parse_args()
     if args.memory:
         memory_table(args)
+        return
+    if args.core_memory:
+        core_memory_table(args)
         return
     rows, load_start = [], os.getloadavg()[0]
     for size in SIZES:

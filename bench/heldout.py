@@ -80,7 +80,7 @@ class TreeSampler(threading.Thread):
     single Rss) seen until stopped.
 
     Pss counts a page shared copy-on-write by forked children once, as the
-    brick's 64 MB does (`armel-run measure`'s guest_peak_pss_all_mb); a sum of
+    brick's 64 MB does (`bench/arm_memory.py measure`'s guest_peak_pss_all_mb); a sum of
     Rss would count it in every child. The figures are read every SAMPLE_S; the
     process tree (a scan of all of /proc, some ms) is found again every TREE_S,
     often enough for the solver's forked search children, which live for the

@@ -5,7 +5,7 @@ process in its tree (/proc/PID/smaps_rollup: forked children share pages
 copy-on-write and Pss counts each page once). Returns a Peak: the summed Pss
 at its highest (MB), the largest single-process Rss (MB), the wall time (s)
 and the exit code. This is the native (x86-64) counterpart of
-`armel-run measure`'s guest_peak_pss_all_mb. Linux only.
+`bench/arm_memory.py measure`'s guest_peak_pss_all_mb. Linux only.
 
 Usage: python bench/memory.py CMD ARGS...   (prints the figures)
 """

@@ -15,7 +15,7 @@ Basis (docs/brick.md, docs/references.md):
 - pure Python on the brick is reported 50-150x slower than a modern x86
   core (start-up ~2 s against ~20 ms; a colour resolution 7 s on the EV3
   against 50 ms on a Raspberry Pi 2, itself several times slower than a PC);
-- under qemu emulating the same ARM926 (armel-run) integer Python runs
+- under qemu emulating the same ARM926 (bench/arm_memory.py) integer Python runs
   about 10x slower than native and floating-point Python about 30x: the
   soft-float library costs three times the integer work per operation, on
   the emulator as on the real core (both run the same libgcc soft-float

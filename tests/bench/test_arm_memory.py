@@ -37,7 +37,8 @@ def test_a_dry_setup_prints_every_step_and_writes_nothing(tmp_path, capsys):
     out = capsys.readouterr().out
     for step in ("update-binfmts --enable qemu-arm", "debootstrap --arch=armel --foreign",
                  "/debootstrap/debootstrap --second-stage", "apt-get install", "python3-dev", "update-ca-certificates",
-                 "python3 -m venv --system-site-packages /opt/venv", "/opt/venv/bin/pip install -q -e"):
+                 "python3 -m venv --system-site-packages /opt/venv", "/opt/venv/bin/pip install -q -e",
+                 "/opt/venv/bin/pip install -q pytest"):
         assert step in out, step
     assert out.index("--foreign") < out.index("--second-stage") < out.index("apt-get") < out.index("pip install")
     assert not root.exists()
