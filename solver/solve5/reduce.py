@@ -33,6 +33,7 @@ about one axis rewritten with the fewest turns (axisruns.shortest), which
 merges the stages where they meet.
 """
 
+import heapq
 import os
 from collections import namedtuple
 
@@ -145,14 +146,15 @@ class Reducer(object):
             for j, pairs in enumerate(self.tpairs.solutions(after) or [[]]):
                 tries.append((count(shortest(list(first) + pairs), "obtm"), k, j, first, after, pairs))
         tries.sort(key=lambda t: t[:3])
-        plans = []
-        for t, (turns, _, _, first, after, pairs) in enumerate(
-                tries[:by_path(MIDDLE_TRIES, COMPILED_MIDDLE_TRIES)]):
-            for p, plan in enumerate(self.phase2.plans(apply(after, pairs, N))):
-                plans.append((turns + plan.estimate, t, p, first, pairs, plan))
-        plans.sort(key=lambda t: t[:3])
+        every_plan = ((turns + plan.estimate, t, p, first, pairs, plan)
+                      for t, (turns, _, _, first, after, pairs) in enumerate(
+                          tries[:by_path(MIDDLE_TRIES, COMPILED_MIDDLE_TRIES)])
+                      for p, plan in enumerate(self.phase2.plans(apply(after, pairs, N))))
+        # Only the best plans are held, never all of them. (estimate, t, p) is unique, so
+        # these are the sorted list's head, in the same order.
+        plans = heapq.nsmallest(by_path(MIDGE_RUNS, COMPILED_MIDGE_RUNS), every_plan, key=lambda t: t[:3])
         found, reduced = [], set()
-        for r, (_, _, _, first, pairs, plan) in enumerate(plans[:by_path(MIDGE_RUNS, COMPILED_MIDGE_RUNS)]):
+        for r, (_, _, _, first, pairs, plan) in enumerate(plans):
             rest = written(joined(self.phase2.finish(plan)))
             cube_after = apply(cube, list(first) + pairs + rest, N)
             if cube_after not in reduced:

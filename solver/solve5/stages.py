@@ -31,6 +31,7 @@ descent of its exact table (always finishes). Every stage's moves are applied to
 is checked.
 """
 
+from collections import OrderedDict
 from heapq import heappush, heapreplace
 
 from cubebot.solver.errors import InvalidCube, UnsolvableCube
@@ -47,6 +48,7 @@ PAIRS_CHOICES = 400            # solutions of the pairs stage compared, cheapest
 PAIRS_SLACK = 2                # ... up to this many written turns above its cheapest
 MIDGE_WEIGHT = 3.5             # turns a midge out of place is taken to cost later
 MIDGE_TRIALS = 6               # best centre solutions the midge stage is run after
+PAIR_WAYS_KEPT = 128           # pair_ways kept for reuse (the least recently used go first)
 STAGE_NAMES = ("axes", "pairs", "fixed", "tcentres", "midges")
 
 
@@ -64,6 +66,26 @@ def pairs_one_colour(cube):
     return all(cube[T_CENTRES[a]] == cube[T_CENTRES[b]] for a, b in PAIRS)
 
 
+class KeptWays(OrderedDict):
+    """A memo of pair_ways that holds at most `limit` entries: the least recently used
+    goes when a new one comes (a miss is only searched again, the same answer)."""
+
+    def __init__(self, limit):
+        OrderedDict.__init__(self)
+        self.limit = limit
+
+    def get(self, key, default=None):
+        if key not in self:
+            return default
+        self.move_to_end(key)
+        return OrderedDict.__getitem__(self, key)
+
+    def __setitem__(self, key, value):
+        OrderedDict.__setitem__(self, key, value)
+        while len(self) > self.limit:
+            self.popitem(last=False)
+
+
 class MiddleSolver(object):
     """Phase 2: solve(state, max_nodes) -> phase-2 moves; stages(...) gives them per stage."""
 
@@ -72,9 +94,9 @@ class MiddleSolver(object):
         self._tables = None
         self._midges = None            # the midge stage, kept with its looked-up cycles
         self._centres = None           # centre_walks(...) of the axes and pairs stages, on first use
-        self._pairs_found = {}         # pair_ways by start state (at most N_PAIRS = 864
-                                       # starts; about 250 a 5x5x5 solve): many plans
-                                       # meet the same one
+        self._pairs_found = KeptWays(PAIR_WAYS_KEPT)   # pair_ways by start state: many
+                                       # plans meet the same one (up to N_PAIRS = 864 starts
+                                       # a solve, about 12 KB each, so not all are kept)
 
     def relabel(self, state):
         """The state with each colour named by its target face letter."""

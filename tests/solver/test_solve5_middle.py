@@ -525,3 +525,25 @@ def test_centre_stages_keep_the_best_scores_of_all_pairs(tables_dir, seed, monke
     everything.sort(key=lambda r: r[:2])
     kept = stages.centre_stages(stages.centre_walks(tables), cube, count=8)
     assert [(s, a, p) for s, _, a, p in everything[:8]] == kept
+
+
+def test_kept_ways_drops_the_least_recently_used():
+    kept = stages.KeptWays(2)
+    kept["a"] = 1
+    kept["b"] = 2
+    assert kept.get("a") == 1          # a is now the most recently used
+    kept["c"] = 3
+    assert list(kept) == ["a", "c"] and kept.get("b") is None
+
+
+def test_phase_2_is_the_same_with_one_pair_ways_kept(tables_dir, monkeypatch):
+    # the memo only saves searches: with room for one entry the plans and the
+    # solution are those of the default memo, and the memo never holds more
+    state = scrambled(15)
+    default = stages.MiddleSolver()
+    expected = stages.joined(default.stages(state))
+    monkeypatch.setattr(stages, "PAIR_WAYS_KEPT", 1)
+    small = stages.MiddleSolver()
+    assert stages.joined(small.stages(state)) == expected
+    assert len(small._pairs_found) <= 1
+    check(state, names(written(expected)))
