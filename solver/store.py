@@ -26,7 +26,7 @@ import time
 
 from cubebot.solver import catalog
 from cubebot.solver.errors import TableError
-from cubebot.solver.tables import FORMAT_VERSION, DenseTable, RecordTable, WordTable, write_atomic
+from cubebot.solver.tables import FORMAT_VERSION, DenseTable, ReadDenseTable, RecordTable, WordTable, write_atomic
 
 ENV_VAR = "CUBEBOT_TABLES"
 MANIFEST = "manifest.json"
@@ -263,9 +263,10 @@ def _open(cls, name, directory):
     return table
 
 
-def open_dense(name, directory=None):
-    """Open dense table `name` (a DenseTable), checked against the manifest."""
-    return _open(DenseTable, name, directory)
+def open_dense(name, directory=None, mapped=True):
+    """Open dense table `name` (a DenseTable), checked against the manifest; with
+    mapped=False a ReadDenseTable (read by pread, its pages outside the process)."""
+    return _open(DenseTable if mapped else ReadDenseTable, name, directory)
 
 
 def open_records(name, directory=None):

@@ -203,7 +203,7 @@ class Solving(object):
         self.ranks = sub_ranks()
         self.tables, self.steps, self.lookups = {}, {}, {}
         for name in ORDER:
-            table = store.open_dense(name, directory)
+            table = store.open_dense(name, directory, mapped=False)   # most pages are read
             if table.bits != 2 or len(table) != N_AXIS_STATES:
                 table.close()
                 raise TableError("table {} is not a 2-bit table of 70^4 entries: run `cubebot tables "

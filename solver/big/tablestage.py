@@ -42,7 +42,9 @@ MAX_COST = 16                  # deepest bound of a staging search
 MAX_NODES = 20000000           # nodes a search at most (each variant)
 TOTAL_NODES = 240000000        # nodes a cube's stagings at most (no new choice of colours after)
 STAGINGS = 1                   # stagings found a cube at most (each choice costs seconds)
-BEAM_WIDTH = 20000             # states a depth of the beam that follows a failed IDA*
+BEAM_WIDTH = 10000             # states a depth of the beam that follows a failed IDA* (its
+                               # arrays take about 0.7 KB a unit of width: 20000 took the
+                               # peak on 32-bit ARM past 30 MB)
 BEAM_DEPTH = 30                # moves of that beam at most
 TURNS = (1, 2, 3)
 AXIS_FACES = {"LR": "LR", "UD": "UD"}

@@ -148,3 +148,24 @@ def test_truncated_missing_and_garbled_tables_raise_table_error(tables_dir, tmp_
 def test_unknown_table_name_is_refused(tmp_path):
     with pytest.raises(TableError, match="no table called 'nope'"):
         store.build(["nope"], directory=str(tmp_path), progress=None)
+
+
+@pytest.mark.parametrize("bits,encoding", [(2, tables.MOD3), (4, tables.PLAIN)])
+def test_a_table_read_by_pread_reads_what_the_mapped_one_does(tmp_path, bits, encoding):
+    rng = random.Random(7 + bits)
+    dist = bytearray(rng.choice([0, 1, 2, 5, 9, tables.UNREACHED]) for _ in range(777))
+    path = str(tmp_path / "t.bin")
+    tables.write_dense(path, dist, bits=bits, encoding=encoding)
+    mapped, read = tables.DenseTable(path), tables.ReadDenseTable(path)
+    assert len(read) == len(mapped) and read.unreached == mapped.unreached
+    assert [read[r] for r in range(len(dist))] == [mapped[r] for r in range(len(dist))]
+    ranks = [rng.randrange(len(dist)) for _ in range(100)]
+    assert read.values(ranks) == mapped.values(ranks)
+    for bad in (-1, len(dist)):
+        with pytest.raises(TableError, match="out of range"):
+            read[bad]
+    with pytest.raises(TableError, match="entry by entry"):
+        read.unpacked()
+    read.close()
+    read.close()                       # closing twice is harmless
+    mapped.close()
