@@ -167,6 +167,7 @@ class Reducer(object):
     def solve(self, state, budget=None):
         cube = label(state)
         found = self.middles(cube, self.phase1(cube))
+        self.phase2.forget()           # its memo is not needed by the finish
         chosen = [t for t in found if t[0] <= found[0][0] + FINISH_SLACK][:MAX_REDUCED]
         reductions = [[m for part in t[1:4] for m in part] for t in chosen]
         scored = solve3.finish_in_order(

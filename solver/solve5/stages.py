@@ -98,6 +98,11 @@ class MiddleSolver(object):
                                        # plans meet the same one (up to N_PAIRS = 864 starts
                                        # a solve, about 12 KB each, so not all are kept)
 
+    def forget(self):
+        """Drop the pair_ways kept for reuse: a solve calls it once its plans are made,
+        so that they do not stay in memory through the 3x3x3 finish."""
+        self._pairs_found.clear()
+
     def relabel(self, state):
         """The state with each colour named by its target face letter."""
         if len(state) != 6 * N * N:
