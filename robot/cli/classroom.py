@@ -25,7 +25,7 @@ MAX_CODE_CHARS = 32
 def register(subparsers):
     from cubebot.robot.cli.demo import robot_size_type
     from cubebot.robot.cli.serve import arg_address
-    from cubebot.robot.ui.classroom.server import DEFAULT_HOST, DEFAULT_PORT
+    from cubebot.robot.ui.classroom import DEFAULT_HOST, DEFAULT_PORT
     parser = subparsers.add_parser("classroom", help="the robot's run on a browser page, for a projector",
                                    description=__doc__.split("\n\n")[0])
     robot = parser.add_mutually_exclusive_group(required=True)

@@ -27,11 +27,10 @@ import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from socketserver import ThreadingMixIn
 
+from cubebot.robot.ui.classroom import DEFAULT_HOST, DEFAULT_PORT
 from cubebot.robot.link.protocol import (BAD_CODE, BAD_FRAME, BAD_REQUEST, BUSY, INVALID_CUBE,
                                          NOT_PAIRED, SLOW_DOWN, UNKNOWN_COMMAND, UNSOLVABLE)
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8045
 SSE_MIN_INTERVAL_S = 0.1          # at most this many snapshots a second per tab (coalesced)
 SSE_KEEPALIVE_S = 10.0            # a comment line this often keeps proxies and the tab awake
 SSE_RETRY_MS = 1000               # the browser's reconnect delay after a lost stream
