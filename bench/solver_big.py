@@ -77,7 +77,8 @@ def run(n, count=30, rss_states=RSS_STATES, record_it=True, build=True):
     built = "{:.0f} s".format(build_seconds(n)) if build else "not measured"
     rows = [
         "Run {} on {} ({}), {} random {}x{}x{} states (scramble.random_state, seed {}), solver.big "
-        "default. {}The stages: the free beam, the insert beam (centres only), the pairing beam (slice-flip-slice), parity "
+        "default. {}The stages: the free beam, the insert beam (centres only), "
+        "the pairing beam (slice-flip-slice), parity "
         "(these four in {} whole-cube orientations, the best estimate going on), centre "
         "blocks, multi-cycles and 3-cycles, wing 3-cycles (both open: closing outer turns left out), "
         "then the blown-up {}x{}x{} view solved by {}. Load "
