@@ -237,17 +237,19 @@ def core_function(name):
     core not built, or CUBEBOT_PURE_PYTHON=1): for a caller that keeps its own Python
     path giving the same answers (solve4's centres-ud choice)."""
     lib = core()
-    if lib is None:
-        return None
-    function = getattr(lib, name)
+    return None if lib is None else timed(getattr(lib, name))
 
-    def timed(*args):
+
+def timed(function):
+    """`function` (compiled) with the wall time of each call added to CORE_SECONDS, which
+    the brick-time estimate scales by the compiled-code factor."""
+    def call(*args):
         began = time.perf_counter()
         try:
             return function(*args)
         finally:
             CORE_SECONDS[0] += time.perf_counter() - began
-    return timed
+    return call
 
 
 class Rows(object):

@@ -17,12 +17,11 @@ the BEAM_WIDTH cubes with the fewest turns + BEAM_WEIGHT x midges out of place k
 """
 
 import heapq
-import time
 
 from cubebot.solver.errors import TableError, UnsolvableCube
 from cubebot.solver.facelets import FACES
 from cubebot.solver.moves import Move, apply, permutation, simplify
-from cubebot.solver.search import CORE_SECONDS, compiled_module, successors
+from cubebot.solver.search import compiled_module, successors, timed
 from cubebot.solver.solve4.model import permutation_parity
 from .cycletables import cheapest_setups, cycle_key, decode, write_cycles
 from .slices import HALF, MIDDLE, MOVES, OUTER, SLICES, is_slice, written, written_length
@@ -175,15 +174,7 @@ class _Timed(object):
         self._module = module
 
     def __getattr__(self, name):
-        function = getattr(self._module, name)
-
-        def timed(*args):
-            began = time.perf_counter()
-            try:
-                return function(*args)
-            finally:
-                CORE_SECONDS[0] += time.perf_counter() - began
-        return timed
+        return timed(getattr(self._module, name))
 
 
 _TABLES = {}                   # tuple(moves) -> half_tables(moves)
