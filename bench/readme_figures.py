@@ -71,9 +71,21 @@ def first(value):
     return value.split("/")[0].strip()
 
 
+def arm_peak(sections, size):
+    """The 32-bit ARM peak of one solve: from "brick-memory-core" (the default path) where
+    that record has the size, else from "brick-memory"."""
+    row = "`cubebot solve`, {0}x{0}x{0}".format(size)
+    if "brick-memory-core" in sections:
+        try:
+            return cell(sections["brick-memory-core"], row + ", default path", "32-bit ARM peak (MB)")
+        except FigureError:
+            pass
+    return cell(sections["brick-memory"], row, "32-bit ARM peak (MB)")
+
+
 def solver_row(sections, size):
     """(moves, time, memory here, memory on 32-bit ARM) of one size, each from its record."""
-    arm = cell(sections["brick-memory"], "`cubebot solve`, {0}x{0}x{0}".format(size), "32-bit ARM peak (MB)")
+    arm = arm_peak(sections, size)
     if size in (2, 3):
         text, row = sections["solver"], "2x2x2 htm" if size == 2 else "3x3x3 default"
         moves = cell(text, row, "mean moves")
@@ -120,7 +132,7 @@ def results(sections, references):
     lines += ["", "A whole 3x3x3 run of the simulated robot is estimated at {} for the real one: "
               "scan {}, turning {}, the check at the end {}, the rest compute (records \"robot\", "
               "\"solver\", \"solver4\", \"solver5\", \"solver-big-6\", \"solver-big-7\", "
-              "\"brick-memory\").".format(total, scan, turning, check)]
+              "\"brick-memory\", \"brick-memory-core\").".format(total, scan, turning, check)]
     return lines
 
 
