@@ -62,6 +62,7 @@ def run_build(args):
 
 BAR_CELLS = 20               # the width of the [####    ] part of the progress line
 MIN_LINE_CHARS = 40          # the narrowest line the bar is cut to
+DEFAULT_COLUMNS = 80         # a terminal that reports no width (0 columns: a fresh pty, a serial console)
 
 
 class _Bar(object):
@@ -73,7 +74,8 @@ class _Bar(object):
         self.count = count
         self.index = 0
         self.name = ""
-        self.width = max(MIN_LINE_CHARS, shutil.get_terminal_size().columns - 1)
+        columns = shutil.get_terminal_size().columns    # 0 on such a terminal before Python 3.11
+        self.width = max(MIN_LINE_CHARS, (columns if columns > 0 else DEFAULT_COLUMNS) - 1)
         self.shown = 0
 
     def start(self, index, name):
