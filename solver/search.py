@@ -397,13 +397,11 @@ def coord_ida(model, start, max_cost=20, max_solutions=1, stats=None, max_nodes=
     stats = stats if stats is not None else Stats()
     lib = core()
     if lib is not None:
-        began = time.perf_counter()
-        paths, stats.nodes = lib.ida(
+        paths, stats.nodes = timed(lib.ida)(
             model.spec, tuple(start), max_cost, min_cost,
             NO_LIMIT if max_solutions is None else max_solutions, stats.nodes,
             NO_LIMIT if max_nodes is None else max_nodes, 1 if cheapest_only else 0,
             NO_LIMIT if more_nodes is None else more_nodes)
-        CORE_SECONDS[0] += time.perf_counter() - began
         moves = model.moves
         return [[moves[i] for i in path] for path in paths]
     _check_rows(model)
@@ -429,10 +427,8 @@ def coord_descend(model, start, max_solutions=1, length=None, as_indices=False):
     as_indices, as lists of indices into model.moves)."""
     lib = core()
     if lib is not None:
-        began = time.perf_counter()
-        paths = lib.descend(model.spec, tuple(start), max_solutions,
-                            NO_LIMIT if length is None else length)
-        CORE_SECONDS[0] += time.perf_counter() - began
+        paths = timed(lib.descend)(model.spec, tuple(start), max_solutions,
+                                   NO_LIMIT if length is None else length)
         if as_indices:
             return paths
         moves = model.moves
@@ -504,13 +500,11 @@ def stage_ida(stage, start, max_cost=20, max_solutions=1, stats=None, max_nodes=
     lib = core()
     spec = None if lib is None else stage.core_spec()
     if spec is not None:
-        began = time.perf_counter()
-        paths, stats.nodes = lib.mask_ida(
+        paths, stats.nodes = timed(lib.mask_ida)(
             spec, stage.core_state(start), max_cost, min_cost,
             NO_LIMIT if max_solutions is None else max_solutions, stats.nodes,
             NO_LIMIT if max_nodes is None else max_nodes, 1 if cheapest_only else 0,
             NO_LIMIT if more_nodes is None else more_nodes)
-        CORE_SECONDS[0] += time.perf_counter() - began
         moves = stage.moves
         return [[moves[i] for i in path] for path in paths]
     stop = None
@@ -534,10 +528,8 @@ def stage_descend(stage, start, max_solutions=1, length=None):
     lib = core()
     spec = None if lib is None else stage.core_spec()
     if spec is not None:
-        began = time.perf_counter()
-        paths = lib.mask_descend(spec, stage.core_state(start), max_solutions,
-                                 NO_LIMIT if length is None else length)
-        CORE_SECONDS[0] += time.perf_counter() - began
+        paths = timed(lib.mask_descend)(spec, stage.core_state(start), max_solutions,
+                                        NO_LIMIT if length is None else length)
         moves = stage.moves
         return [[moves[i] for i in path] for path in paths]
     try:
@@ -552,10 +544,8 @@ def coord_bfs(model, goals, max_depth=None, progress=None):
     the same bytes either way."""
     lib = core()
     if lib is not None:
-        began = time.perf_counter()
-        dist = lib.bfs(model.spec, list(goals), NO_LIMIT if max_depth is None else max_depth,
-                       progress)
-        CORE_SECONDS[0] += time.perf_counter() - began
+        dist = timed(lib.bfs)(model.spec, list(goals), NO_LIMIT if max_depth is None else max_depth,
+                              progress)
         return dist
     from cubebot.solver.tables import bfs
     _check_rows(model)
@@ -583,10 +573,8 @@ def rank_beam(start, row, units, turns, weight, width, limit, max_steps, recent,
     from heapq import nsmallest
     lib = core()
     if lib is not None and table is not None:
-        began = time.perf_counter()
-        found = lib.beam(table[0], table[1], units, tuple(turns), tuple(start), float(weight),
-                         width, limit, max_steps, recent, slack)
-        CORE_SECONDS[0] += time.perf_counter() - began
+        found = timed(lib.beam)(table[0], table[1], units, tuple(turns), tuple(start), float(weight),
+                                width, limit, max_steps, recent, slack)
         return found
     rows_of = _RowCache(row, units)
     beam = [(0, start, [])]
