@@ -196,6 +196,25 @@ def front_colour(cube, left, up):
     raise ValueError("no corner shows {} and {} in order".format(up, left))
 
 
+_LOOKUPS = {}                   # table name -> _steps_and_lookups(name), made on first use
+
+
+def _steps_and_lookups(name):
+    """(steps as move lists, lookups[axis][step][orbit]: mask -> mask for the axes the
+    steps keep) of table `name`: the same for every cube, so made once a process."""
+    found = _LOOKUPS.get(name)
+    if found is None:
+        steps, own = TABLES[name]
+        lookups = {}
+        for axis in ORDER_AXES[ORDER_AXES.index(own):]:
+            perms = sub_perms(steps(), axis)
+            lookups[axis] = [
+                tuple(_mask_lookup(perms, (k * len(ORBITS) + o) * SUB_SLOTS) for o in range(len(ORBITS)))
+                for k in range(len(steps()))]
+        found = _LOOKUPS[name] = ([m if isinstance(m, list) else [m] for m in steps()], lookups)
+    return found
+
+
 class Solving(object):
     """The three descents with their tables open."""
 
@@ -209,15 +228,7 @@ class Solving(object):
                 raise TableError("table {} is not a 2-bit table of 70^4 entries: run `cubebot tables "
                                  "build`".format(name))
             self.tables[name] = table
-            steps, own = TABLES[name]
-            self.steps[name] = [m if isinstance(m, list) else [m] for m in steps()]
-            # lookups[name][axis][step][orbit]: mask -> mask, for the axes the steps keep
-            self.lookups[name] = {}
-            for axis in ORDER_AXES[ORDER_AXES.index(own):]:
-                perms = sub_perms(steps(), axis)
-                self.lookups[name][axis] = [
-                    tuple(_mask_lookup(perms, (k * len(ORBITS) + o) * SUB_SLOTS) for o in range(len(ORBITS)))
-                    for k in range(len(self.steps[name]))]
+            self.steps[name], self.lookups[name] = _steps_and_lookups(name)
 
     def _value(self, name, masks):
         return self.tables[name][index_of(masks, self.ranks)]
