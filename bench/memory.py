@@ -7,6 +7,12 @@ at its highest (MB), the largest single-process Rss (MB), the wall time (s)
 and the exit code. This is the native (x86-64) counterpart of
 `bench/arm_memory.py measure`'s guest_peak_pss_all_mb. Linux only.
 
+Pss counts the table pages a process maps, not those it reads with pread
+(solver.tables.ReadDenseTable): those sit in the page cache, which the brick's
+free memory holds too. evict_cache(files) drops the files' pages from the cache
+before a run and cached_mb(files) counts what the run brought back in (through
+util-linux's fincore), so a figure can name both.
+
 Usage: python bench/memory.py CMD ARGS...   (prints the figures)
 """
 
@@ -20,6 +26,35 @@ SAMPLE_S = 0.005               # seconds between samples
 KB_PER_MB = 1024.0
 
 Peak = collections.namedtuple("Peak", ["pss_all_mb", "rss_one_mb", "wall_s", "returncode"])
+
+
+def table_files(folder):
+    """The table files (*.bin) of a tables folder, sorted."""
+    return sorted(os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".bin"))
+
+
+def evict_cache(files):
+    """Drop the clean page-cache pages of `files` (posix_fadvise DONTNEED)."""
+    for path in files:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def cached_mb(files):
+    """MB of `files` in the page cache now (fincore), or None where fincore is missing."""
+    if not files:
+        return 0.0
+    try:
+        out = subprocess.run(["fincore", "--bytes", "--noheadings", "--output", "RES"] + list(files),
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             universal_newlines=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return sum(int(word) for word in out.split()) / KB_PER_MB / KB_PER_MB
 
 
 def _children():

@@ -362,14 +362,18 @@ class DenseTable(_Mapped):
 
 class ReadDenseTable(DenseTable):
     """A dense table read entry by entry with pread, not mapped: the pages it reads stay
-    in the page cache, outside the process's memory. For a large table whose searches
-    touch most of its pages (a 6 MB table would add 6 MB to the peak if mapped)."""
+    in the page cache, outside the process's peak (bench/brick.py counts them apart), and
+    readahead is off, so only those pages are read. For a large table read at a few
+    scattered ranks."""
 
     def __init__(self, path, name=None):
         DenseTable.__init__(self, path, name)
         self.mm.close()
         self.mm = None
         self._fd = os.open(path, os.O_RDONLY)
+        if hasattr(os, "posix_fadvise"):
+            # no readahead: only the pages read come into the page cache
+            os.posix_fadvise(self._fd, 0, 0, os.POSIX_FADV_RANDOM)
 
     def __getitem__(self, rank):
         if not 0 <= rank < self.count:
