@@ -3,8 +3,8 @@
  * search(spec, cubies, starts, budget, max_nodes, max_phase1, max_phase2)
  *   -> ([(start index, (moves...))], nodes)
  * follows twophase._Search node for node: the same solutions in the same order and
- * the same node count. spec = (move buffer, offset, ((buffer, offset) x 4)): the
- * 3x3-moves words (MOVE_LAYOUT) and the four 4-bit distance tables, read in place
+ * the same node count. spec = (move buffer, offset, ((buffer, offset) x 5)): the
+ * 3x3-moves words (MOVE_LAYOUT) and the five 4-bit distance tables, read in place
  * (mapped files); cubies = 18 x (cp[8], ep[12]) of the moves; starts = tuples
  * (offset, twist, flip, slice, cp[8], ep[12]). A table value out of range raises
  * cubebot.solver.errors.TableError, a bad argument ValueError: never a crash.
@@ -31,7 +31,7 @@
 #define START_WIDTH (4 + N_CORNERS + N_EDGES)
 #define MAX_PATH 64
 #define NONE N_MOVES
-#define N_DIST 4
+#define N_DIST 5
 
 static const int PHASE2_MOVES[N_PHASE2] = {0, 1, 2, 4, 7, 9, 10, 11, 13, 16};
 
@@ -45,7 +45,7 @@ static const int PHASE2_MOVES[N_PHASE2] = {0, 1, 2, 4, 7, 9, 10, 11, 13, 16};
 #define N_WORDS (SLICEPERM_AT + (long)N_SLICEPERM * N_PHASE2)
 
 static const long DIST_COUNT[N_DIST] = {
-    (long)N_TWIST * N_SLICE, (long)N_FLIP * N_SLICE,
+    (long)N_TWIST * N_SLICE, (long)N_FLIP * N_SLICE, (long)N_TWIST * N_FLIP,
     (long)N_CPERM * N_SLICEPERM, (long)N_UDEDGE * N_SLICEPERM};
 
 typedef struct {
@@ -132,12 +132,23 @@ static int nibble(const Search *s, int k, long rank)
 static int h1(const Search *s, int tw, int fl, int sl)
 {
     int a = nibble(s, 0, (long)tw * N_SLICE + sl), b = nibble(s, 1, (long)fl * N_SLICE + sl);
-    return a > b ? a : b;
+    int c = nibble(s, 2, (long)tw * N_FLIP + fl);
+    if (b > a)
+        a = b;
+    return c > a ? c : a;
+}
+
+/* h1(...) >= left, reading the big twist x flip table only when the others do not decide */
+static int pruned1(const Search *s, int tw, int fl, int sl, int left)
+{
+    return nibble(s, 0, (long)tw * N_SLICE + sl) >= left ||
+           nibble(s, 1, (long)fl * N_SLICE + sl) >= left ||
+           nibble(s, 2, (long)tw * N_FLIP + fl) >= left;
 }
 
 static int h2(const Search *s, int c, int u, int p)
 {
-    int a = nibble(s, 2, (long)c * N_SLICEPERM + p), b = nibble(s, 3, (long)u * N_SLICEPERM + p);
+    int a = nibble(s, 3, (long)c * N_SLICEPERM + p), b = nibble(s, 4, (long)u * N_SLICEPERM + p);
     return a > b ? a : b;
 }
 
@@ -290,15 +301,15 @@ static void phase1(Search *s, Py_ssize_t index, int tw, int fl, int sl, int left
     }
     for (m = 0; m < N_MOVES; m++) {
         int tw2, fl2, sl2;
-        if (!allowed(m, last))
-            continue;
+        if (!allowed(m, last) || (left == 1 && is_phase2_move(m)))
+            continue;       /* a phase-1 solution ends on a move G1 does not have */
         if ((tw2 = next_coord(s, TWIST_AT, N_MOVES, N_TWIST, tw, m, "twist")) < 0 ||
             (fl2 = next_coord(s, FLIP_AT, N_MOVES, N_FLIP, fl, m, "flip")) < 0 ||
             (sl2 = next_coord(s, SLICE_AT, N_MOVES, N_SLICE, sl, m, "slice")) < 0) {
             s->stopped = 1;
             return;
         }
-        if (h1(s, tw2, fl2, sl2) >= left)
+        if (pruned1(s, tw2, fl2, sl2, left))
             continue;
         s->path[s->depth++] = m;
         phase1(s, index, tw2, fl2, sl2, left - 1, m);
@@ -371,7 +382,7 @@ static PyObject *finish3_search(PyObject *self, PyObject *args)
         return NULL;
     if (PyTuple_GET_SIZE(dists) != N_DIST || PyTuple_GET_SIZE(cubies) != N_MOVES ||
         max_phase1 < 0 || max_phase2 < 0 || max_phase1 + max_phase2 >= MAX_PATH) {
-        PyErr_SetString(PyExc_ValueError, "search: 4 distance tables, 18 moves and phase "
+        PyErr_SetString(PyExc_ValueError, "search: 5 distance tables, 18 moves and phase "
                         "lengths below 64 expected");
         return NULL;
     }

@@ -38,6 +38,7 @@ SPECS = [
     TableSpec("3x3-moves", 3, "cubebot.solver.twophase:build_moves", True),
     TableSpec("3x3-twist-slice", 3, "cubebot.solver.twophase:build_twist_slice", True),
     TableSpec("3x3-flip-slice", 3, "cubebot.solver.twophase:build_flip_slice", True),
+    TableSpec("3x3-twist-flip", 3, "cubebot.solver.twophase:build_twist_flip", True),
     TableSpec("3x3-cperm-sliceperm", 3, "cubebot.solver.twophase:build_cperm_sliceperm", True),
     TableSpec("3x3-udedge-sliceperm", 3, "cubebot.solver.twophase:build_udedge_sliceperm", True),
     TableSpec("4x4-centres-lr", 4, "cubebot.solver.solve4.build:build_lr", True),

@@ -15,9 +15,10 @@ Tables (docs/solver4.md, stage 6):
                             moves, one after the other (MOVE_LAYOUT)
   3x3-twist-slice           distances (4 bits) of twist x slice to G1
   3x3-flip-slice            the same for flip x slice
+  3x3-twist-flip            the same for twist x flip
   3x3-cperm-sliceperm       distances within G1 of cperm x sliceperm to solved
   3x3-udedge-sliceperm      the same for udedge x sliceperm
-Phase 1's bound is the max of its two tables, phase 2's the max of its two.
+Phase 1's bound is the max of its three tables, phase 2's the max of its two.
 
 The search (`search`) runs over a list of starts (cubes, each with an offset: moves
 already spent before it): for each phase-1 depth d = 0, 1, ..., every start in turn
@@ -59,9 +60,12 @@ SOLVED_SLICE = N_SLICE - 1                     # the slice edges at positions 8.
 MOVE_TABLE = "3x3-moves"
 TWIST_SLICE = "3x3-twist-slice"
 FLIP_SLICE = "3x3-flip-slice"
+TWIST_FLIP = "3x3-twist-flip"
 CPERM_SLICEPERM = "3x3-cperm-sliceperm"
 UDEDGE_SLICEPERM = "3x3-udedge-sliceperm"
-DISTANCE_TABLES = (TWIST_SLICE, FLIP_SLICE, CPERM_SLICEPERM, UDEDGE_SLICEPERM)
+DISTANCE_TABLES = (TWIST_SLICE, FLIP_SLICE, TWIST_FLIP, CPERM_SLICEPERM, UDEDGE_SLICEPERM)
+DISTANCE_COUNTS = (N_TWIST * N_SLICE, N_FLIP * N_SLICE, N_TWIST * N_FLIP, N_CPERM * N_SLICEPERM,
+                   N_UDEDGE * N_SLICEPERM)
 # (coordinate, size, moves per entry) of each part of 3x3-moves, in file order
 MOVE_LAYOUT = (("twist", N_TWIST, N_MOVES), ("flip", N_FLIP, N_MOVES), ("slice", N_SLICE, N_MOVES),
                ("cperm", N_CPERM, N_PHASE2), ("udedge", N_UDEDGE, N_PHASE2),
@@ -200,6 +204,11 @@ def build_flip_slice(path, progress=None):
                      SOLVED_SLICE)
 
 
+def build_twist_flip(path, progress=None):
+    """3x3-twist-flip: phase 1, twist x flip (2187 x 2048 entries)."""
+    _build_distances(path, progress, ("twist", N_TWIST), ("flip", N_FLIP), range(N_MOVES), 0)
+
+
 def build_cperm_sliceperm(path, progress=None):
     """3x3-cperm-sliceperm: phase 2, cperm x sliceperm (8! x 4! entries)."""
     _build_distances(path, progress, ("cperm", N_CPERM), ("sliceperm", N_SLICEPERM),
@@ -224,8 +233,7 @@ class Tables(object):
                 raise TableError("table {} has {} words, expected {}: run `cubebot tables "
                                  "build`".format(MOVE_TABLE, len(self.moves), want))
             self.dist = []
-            for name, count in zip(DISTANCE_TABLES, (N_TWIST * N_SLICE, N_FLIP * N_SLICE,
-                                                     N_CPERM * N_SLICEPERM, N_UDEDGE * N_SLICEPERM)):
+            for name, count in zip(DISTANCE_TABLES, DISTANCE_COUNTS):
                 table = self._keep(store.open_dense(name, directory))
                 if len(table) != count or table.bits != DIST_BITS:
                     raise TableError("table {} has {} {}-bit entries, expected {} of {}: run "
@@ -241,7 +249,8 @@ class Tables(object):
         return table
 
     def spec(self):
-        """What the compiled search reads: (move buffer, offset, [(buffer, offset)] x 4)."""
+        """What the compiled search reads: (move buffer, offset, ((buffer, offset), ...) of
+        DISTANCE_TABLES)."""
         from cubebot.solver.tables import HEADER
         return (self.moves.mm, HEADER.size, tuple(t.nibbles() for t in self.dist))
 
@@ -348,10 +357,11 @@ class _Search(object):
         return (buffer[at + (rank >> 1)] >> ((rank & 1) << 2)) & 15
 
     def _h1(self, tw, fl, sl):
-        return max(self._read(0, tw * N_SLICE + sl), self._read(1, fl * N_SLICE + sl))
+        return max(self._read(0, tw * N_SLICE + sl), self._read(1, fl * N_SLICE + sl),
+                   self._read(2, tw * N_FLIP + fl))
 
     def _h2(self, cp, ud, sp):
-        return max(self._read(2, cp * N_SLICEPERM + sp), self._read(3, ud * N_SLICEPERM + sp))
+        return max(self._read(3, cp * N_SLICEPERM + sp), self._read(4, ud * N_SLICEPERM + sp))
 
     def _phase1(self, s, tw, fl, sl, left, last):
         self._count()
@@ -361,6 +371,8 @@ class _Search(object):
                 self._phase2(s)
             return
         for m in self.after[last if last < N_MOVES else -1]:
+            if left == 1 and m in PHASE2_MOVES:
+                continue                 # a phase-1 solution ends on a move G1 does not have
             tw2 = self._next("twist", N_TWIST, N_MOVES, tw, m)
             fl2 = self._next("flip", N_FLIP, N_MOVES, fl, m)
             sl2 = self._next("slice", N_SLICE, N_MOVES, sl, m)

@@ -94,16 +94,18 @@ def test_distance_tables_are_consistent(tables):
         return tables.dist[k][rank]
 
     assert read(0, twophase.SOLVED_SLICE) == 0 and read(1, twophase.SOLVED_SLICE) == 0
-    assert read(2, 0) == 0 and read(3, 0) == 0
+    assert read(2, 0) == 0 and read(3, 0) == 0 and read(4, 0) == 0
     for _ in range(40):
         cube = from_facelets(scrambled(rng), 3)
         m = rng.randrange(twophase.N_MOVES)
         nxt = twophase.multiply(cube, cubies[m])
         for c1, c2 in ((cube, nxt),):
             a, b = twophase.phase1_coords(c1), twophase.phase1_coords(c2)
-            for k, (x, y) in enumerate(((a[0], b[0]), (a[1], b[1]))):
-                d1 = read(k, x * twophase.N_SLICE + a[2])
-                d2 = read(k, y * twophase.N_SLICE + b[2])
+            pairs = ((0, a[0] * twophase.N_SLICE + a[2], b[0] * twophase.N_SLICE + b[2]),
+                     (1, a[1] * twophase.N_SLICE + a[2], b[1] * twophase.N_SLICE + b[2]),
+                     (2, a[0] * twophase.N_FLIP + a[1], b[0] * twophase.N_FLIP + b[1]))
+            for k, x, y in pairs:
+                d1, d2 = read(k, x), read(k, y)
                 assert abs(d1 - d2) <= 1 and 0 < max(d1, d2) < 15
 
 
