@@ -32,6 +32,7 @@
 #define MAX_PATH 64
 #define NONE N_MOVES
 #define N_DIST 5
+#define G1_REENTRY 5
 
 static const int PHASE2_MOVES[N_PHASE2] = {0, 1, 2, 4, 7, 9, 10, 11, 13, 16};
 
@@ -138,13 +139,6 @@ static int h1(const Search *s, int tw, int fl, int sl)
     return c > a ? c : a;
 }
 
-/* h1(...) >= left, reading the big twist x flip table only when the others do not decide */
-static int pruned1(const Search *s, int tw, int fl, int sl, int left)
-{
-    return nibble(s, 0, (long)tw * N_SLICE + sl) >= left ||
-           nibble(s, 1, (long)fl * N_SLICE + sl) >= left ||
-           nibble(s, 2, (long)tw * N_FLIP + fl) >= left;
-}
 
 static int h2(const Search *s, int c, int u, int p)
 {
@@ -299,17 +293,26 @@ static void phase1(Search *s, Py_ssize_t index, int tw, int fl, int sl, int left
             phase2(s, index);
         return;
     }
+    if (tw == 0 && fl == 0 && sl == SOLVED_SLICE && left < G1_REENTRY)
+        return;             /* in G1 already: a path out and back in is not tried */
     for (m = 0; m < N_MOVES; m++) {
         int tw2, fl2, sl2;
         if (!allowed(m, last) || (left == 1 && is_phase2_move(m)))
             continue;       /* a phase-1 solution ends on a move G1 does not have */
+        /* twist and slice first: their table prunes most moves before flip is read */
         if ((tw2 = next_coord(s, TWIST_AT, N_MOVES, N_TWIST, tw, m, "twist")) < 0 ||
-            (fl2 = next_coord(s, FLIP_AT, N_MOVES, N_FLIP, fl, m, "flip")) < 0 ||
             (sl2 = next_coord(s, SLICE_AT, N_MOVES, N_SLICE, sl, m, "slice")) < 0) {
             s->stopped = 1;
             return;
         }
-        if (pruned1(s, tw2, fl2, sl2, left))
+        if (nibble(s, 0, (long)tw2 * N_SLICE + sl2) >= left)
+            continue;
+        if ((fl2 = next_coord(s, FLIP_AT, N_MOVES, N_FLIP, fl, m, "flip")) < 0) {
+            s->stopped = 1;
+            return;
+        }
+        if (nibble(s, 1, (long)fl2 * N_SLICE + sl2) >= left ||
+            nibble(s, 2, (long)tw2 * N_FLIP + fl2) >= left)
             continue;
         s->path[s->depth++] = m;
         phase1(s, index, tw2, fl2, sl2, left - 1, m);

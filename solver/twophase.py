@@ -73,6 +73,7 @@ MOVE_LAYOUT = (("twist", N_TWIST, N_MOVES), ("flip", N_FLIP, N_MOVES), ("slice",
 DIST_BITS = 4
 MAX_PHASE1 = 20               # phase-1 depths tried (any cube reaches G1 in 12)
 MAX_PHASE2 = 12               # longest phase 2 tried after a phase-1 solution
+G1_REENTRY = 5                # a phase-1 path in G1 with fewer moves left than this ends there
 NO_LIMIT = -1
 START_WIDTH = 4 + N_CORNERS + N_EDGES          # offset, twist, flip, slice, cp[8], ep[12]
 _MODULE = []                  # the outcome of importing the compiled module, once
@@ -370,13 +371,18 @@ class _Search(object):
                     not self.path or self.path[-1] not in PHASE2_MOVES):
                 self._phase2(s)
             return
+        if tw == 0 and fl == 0 and sl == SOLVED_SLICE and left < G1_REENTRY:
+            return                       # in G1 already: a path out and back in is not tried
         for m in self.after[last if last < N_MOVES else -1]:
             if left == 1 and m in PHASE2_MOVES:
                 continue                 # a phase-1 solution ends on a move G1 does not have
+            # twist and slice first: their table prunes most moves before flip is read
             tw2 = self._next("twist", N_TWIST, N_MOVES, tw, m)
-            fl2 = self._next("flip", N_FLIP, N_MOVES, fl, m)
             sl2 = self._next("slice", N_SLICE, N_MOVES, sl, m)
-            if self._h1(tw2, fl2, sl2) >= left:
+            if self._read(0, tw2 * N_SLICE + sl2) >= left:
+                continue
+            fl2 = self._next("flip", N_FLIP, N_MOVES, fl, m)
+            if self._read(1, fl2 * N_SLICE + sl2) >= left or self._read(2, tw2 * N_FLIP + fl2) >= left:
                 continue
             self.path.append(m)
             self._phase1(s, tw2, fl2, sl2, left - 1, m)
