@@ -16,6 +16,10 @@ checked piece by piece (cubebot.solver.cubies), then:
                (milliseconds here), so the overrun is one such call; no
                process is forked, which is what keeps the 4x4x4's finish
                within the brick's memory.
+
+The reduced cubes of the 4x4x4 and bigger are finished by finish_in_order:
+one two-phase search over all of them (cubebot.solver.twophase) where its
+compiled module is built, else kociemba in each view as above.
 """
 
 import logging
