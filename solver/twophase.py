@@ -31,6 +31,7 @@ it stops at `max_nodes` with or without one. The compiled module
 `search` chooses it where it is built (not with CUBEBOT_PURE_PYTHON=1).
 """
 
+from array import array
 from itertools import permutations
 
 from cubebot.solver import store
@@ -77,6 +78,7 @@ G1_REENTRY = 5                # a phase-1 path in G1 with fewer moves left than 
 NO_LIMIT = -1
 START_WIDTH = 4 + N_CORNERS + N_EDGES          # offset, twist, flip, slice, cp[8], ep[12]
 _MODULE = []                  # the outcome of importing the compiled module, once
+_ROWS = []                    # [the words of 3x3-moves], made by the first table build
 
 
 # ---------------------------------------------------------------- cubies and coordinates
@@ -128,9 +130,12 @@ def start_of(cube, offset=0):
 # ---------------------------------------------------------------- tables
 
 def _move_rows(progress):
-    """The values of 3x3-moves, part by part (MOVE_LAYOUT)."""
+    """The values of 3x3-moves, part by part (MOVE_LAYOUT), as 16-bit words (1.78 MB, made
+    once a process: every table build reads them)."""
+    if _ROWS:
+        return _ROWS[0]
     moves = cubie_moves()
-    rows = []
+    rows = array("H")
     for t in range(N_TWIST):
         co = ori_unrank(t, N_CORNERS, 3)
         rows.extend(ori_rank([(co[j] + mv.co[i]) % 3 for i, j in enumerate(mv.cp)], 3) for mv in moves)
@@ -155,6 +160,7 @@ def _move_rows(progress):
             rows.extend(rank[tuple(map(get, mp))] for mp in maps)
     if progress:
         progress("phase 2 move tables")
+    _ROWS.append(rows)
     return rows
 
 
