@@ -1,6 +1,6 @@
 /* cubebot.solver._finish3: the two-phase 3x3x3 search of cubebot.solver.twophase in C.
  *
- * search(spec, cubies, starts, budget, max_nodes, max_phase1, max_phase2)
+ * search(spec, cubies, starts, budget, max_nodes, max_phase1, max_phase2, max_length)
  *   -> ([(start index, (moves...))], nodes)
  * follows twophase._Search node for node: the same solutions in the same order and
  * the same node count. spec = (move buffer, offset, ((buffer, offset) x 5)): the
@@ -61,7 +61,7 @@ typedef struct {
     int *starts;
     Py_ssize_t n_starts;
     long long budget, max_nodes, nodes;
-    int max_phase2, best, have_best, stopped, failed;
+    int max_phase2, best, have_best, fixed, stopped, failed;
     int path[MAX_PATH], depth;
     int tail[MAX_PATH], tail_len;
     PyObject *found;
@@ -264,8 +264,10 @@ static void phase2(Search *s, Py_ssize_t index)
                 s->failed = s->stopped = 1;
                 return;
             }
-            s->best = start[0] + s->depth + depth;
-            s->have_best = 1;
+            if (!s->fixed) {
+                s->best = start[0] + s->depth + depth;
+                s->have_best = 1;
+            }
             return;
         }
         if (s->stopped)
@@ -364,7 +366,8 @@ static int is_perm(const int *p, int n)
 }
 
 PyDoc_STRVAR(search_doc,
-"search(spec, cubies, starts, budget, max_nodes, max_phase1, max_phase2) -> (found, nodes):\n"
+"search(spec, cubies, starts, budget, max_nodes, max_phase1, max_phase2, max_length)\n"
+"-> (found, nodes):\n"
 "twophase._Search in C (see cubebot.solver.twophase).");
 
 static PyObject *finish3_search(PyObject *self, PyObject *args)
@@ -372,14 +375,15 @@ static PyObject *finish3_search(PyObject *self, PyObject *args)
     PyObject *spec, *cubies, *starts, *words_obj, *dists, *out = NULL;
     Py_ssize_t words_at, i;
     long long budget, max_nodes;
-    int max_phase1, max_phase2, depth, k;
+    int max_phase1, max_phase2, max_length, depth, k;
     Buf bufs[1 + N_DIST];
     Search s;
     (void)self;
     memset(bufs, 0, sizeof(bufs));
     memset(&s, 0, sizeof(s));
-    if (!PyArg_ParseTuple(args, "O!O!O!LLii", &PyTuple_Type, &spec, &PyTuple_Type, &cubies,
-                          &PyTuple_Type, &starts, &budget, &max_nodes, &max_phase1, &max_phase2))
+    if (!PyArg_ParseTuple(args, "O!O!O!LLiii", &PyTuple_Type, &spec, &PyTuple_Type, &cubies,
+                          &PyTuple_Type, &starts, &budget, &max_nodes, &max_phase1, &max_phase2,
+                          &max_length))
         return NULL;
     if (!PyArg_ParseTuple(spec, "OnO!", &words_obj, &words_at, &PyTuple_Type, &dists))
         return NULL;
@@ -441,6 +445,10 @@ static PyObject *finish3_search(PyObject *self, PyObject *args)
     s.budget = budget;
     s.max_nodes = max_nodes;
     s.max_phase2 = max_phase2;
+    if (max_length >= 0) {      /* every solution within max_length, the bound kept */
+        s.fixed = s.have_best = 1;
+        s.best = max_length + 1;
+    }
     for (depth = 0; depth <= max_phase1 && !s.stopped; depth++) {
         int live = 0;
         for (i = 0; i < s.n_starts && !s.stopped; i++) {

@@ -292,10 +292,13 @@ def check_start(start):
 
 
 def search(tables, starts, budget, max_nodes=NO_LIMIT, max_phase1=MAX_PHASE1,
-           max_phase2=MAX_PHASE2, python=False):
+           max_phase2=MAX_PHASE2, python=False, max_length=NO_LIMIT):
     """([(start index, [move indices])], nodes): each solution found shorter (with its
-    start's offset) than every one before it, the best last. python=True: the reference
-    path even where the module is built."""
+    start's offset) than every one before it, the best last. With max_length (a total,
+    offset included): every solution found within it instead, in the order found, the
+    bound never lowered (many solutions to choose from; each phase-1 path gives at most
+    one, so they are all distinct). python=True: the reference path even where the module
+    is built."""
     starts = [tuple(s) for s in starts]
     for start in starts:
         check_start(start)
@@ -303,9 +306,9 @@ def search(tables, starts, budget, max_nodes=NO_LIMIT, max_phase1=MAX_PHASE1,
     if lib is not None:
         cubies = tuple((tuple(mv.cp), tuple(mv.ep)) for mv in cubie_moves())
         found, nodes = timed(lib.search)(tables.spec(), cubies, tuple(starts), budget, max_nodes,
-                                         max_phase1, max_phase2)
+                                         max_phase1, max_phase2, max_length)
         return [(s, list(path)) for s, path in found], nodes
-    return _Search(tables, starts, budget, max_nodes, max_phase2).run(max_phase1)
+    return _Search(tables, starts, budget, max_nodes, max_phase2, max_length).run(max_phase1)
 
 
 class _Stop(Exception):
@@ -315,7 +318,7 @@ class _Stop(Exception):
 class _Search(object):
     """The reference search (the compiled one follows it node for node)."""
 
-    def __init__(self, tables, starts, budget, max_nodes, max_phase2):
+    def __init__(self, tables, starts, budget, max_nodes, max_phase2, max_length=NO_LIMIT):
         self.words = tables.moves.words()
         self.dist = [t.nibbles() for t in tables.dist]
         self.starts, self.budget, self.max_nodes = starts, budget, max_nodes
@@ -326,6 +329,9 @@ class _Search(object):
             self.base[name] = at
             at += size * n
         self.found, self.nodes, self.best = [], 0, None
+        self.fixed = max_length >= 0             # every solution within max_length is kept
+        if self.fixed:
+            self.best = max_length + 1
         self.after = successors([parse_move(move_name(m)) for m in range(N_MOVES)])
 
     def run(self, max_phase1):
@@ -412,7 +418,8 @@ class _Search(object):
             tail = []
             if self._dfs2(c, u, p, depth, last, tail):
                 self.found.append((s, self.path + tail))
-                self.best = start[0] + d1 + depth
+                if not self.fixed:
+                    self.best = start[0] + d1 + depth
                 return
 
     def _dfs2(self, c, u, p, left, last, tail):

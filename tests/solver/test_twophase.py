@@ -153,6 +153,28 @@ def test_the_compiled_search_matches_the_reference(tables):
 
 
 @pytest.mark.parametrize("python", [True, False])
+def test_every_solution_within_a_length(tables, python):
+    """max_length: many distinct solutions, each within it and solving its cube; the same
+    list on both paths."""
+    if not python and twophase.compiled() is None:
+        pytest.skip("the compiled two-phase search is not built here")
+    rng = seeded(7)
+    states = [scrambled(rng) for _ in range(2)]
+    starts = [twophase.start_of(from_facelets(s, 3), k) for k, s in enumerate(states)]
+    first, _ = _solve_all(tables, starts, 2000, python)
+    limit = starts[first[-1][0]][0] + len(first[-1][1]) + 1      # a move above the best found
+    found, _ = twophase.search(tables, starts, 100000, max_nodes=300000, python=python,
+                               max_length=limit)
+    assert len(found) > 1 and len(set((s, tuple(p)) for s, p in found)) == len(found)
+    for s, path in found:
+        assert starts[s][0] + len(path) <= limit
+        check_solves(states[s], moves.parse(" ".join(TURN_NAMES[m] for m in path)))
+    if not python:
+        assert (found, _) == twophase.search(tables, starts, 100000, max_nodes=300000, python=True,
+                                             max_length=limit)
+
+
+@pytest.mark.parametrize("python", [True, False])
 def test_bad_starts_are_value_errors(tables, python):
     if not python and twophase.compiled() is None:
         pytest.skip("the compiled two-phase search is not built here")
