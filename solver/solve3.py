@@ -348,7 +348,7 @@ def finish_in_order(states, whole, good, budget=None, views=VIEWS, depth=DEFAULT
 # The joint finish: cubebot.solver.twophase over every state and view at once.
 JOINT, KOCIEMBA = "two-phase (compiled)", "kociemba"   # finish_path()'s answers
 JOINT_VIEWS = VIEWS           # the three axes phase 1 can work on, each as is and inverted
-FINISH_NODES = 1000000        # nodes of the joint search (about 0.2 s here): the budget
+FINISH_NODES = 1000000        # nodes of the joint search (0.2-0.5 s here, by load): the budget
                               # after which it stops with the best finish found
 FINISH_MAX_NODES = 20 * FINISH_NODES     # it stops here even with no finish (then kociemba's)
 
