@@ -27,6 +27,9 @@ ASSIGN = Extension("cubebot.robot.colour._assign", ["robot/colour/_assign.c"], o
 # The compiled loops of the 5x5x5's phase 2 (solver/_solve5.c): optional in the same
 # way (cubebot.solver.solve5 runs the same loops in Python without it).
 SOLVE5 = Extension("cubebot.solver._solve5", ["solver/_solve5.c"], optional=True)
+# The compiled two-phase 3x3x3 search (solver/_finish3.c): optional in the same way (the
+# reduced cubes' 3x3x3 finish stays kociemba's without it; cubebot.solver.twophase).
+FINISH3 = Extension("cubebot.solver._finish3", ["solver/_finish3.c"], optional=True)
 
 
 class OptionalBuildExt(build_ext):
@@ -78,7 +81,7 @@ setup(
     package_dir=PACKAGE_DIR,
     package_data={"cubebot.tables": ["manifest.json"],
                   "cubebot.robot.ui.classroom": ["static/*.html", "static/*.js", "static/*.css"]},
-    ext_modules=[CORE, STAGE, SOLVE5, ASSIGN],
+    ext_modules=[CORE, STAGE, SOLVE5, FINISH3, ASSIGN],
     cmdclass={"build_ext": OptionalBuildExt},
     python_requires=">=3.5",
     install_requires=[

@@ -7,7 +7,7 @@ processes (interpreter included) via getrusage(RUSAGE_CHILDREN). Writes the
 "solver4" section of docs/benchmarks.md.
 
 --check N is the correctness run: N states from seed CHECK_SEED solved with the
-short 3x3x3 finish (budget 0: kociemba's first solution, no budget search),
+short 3x3x3 finish (budget 0: the two-phase finish, or kociemba's first solution),
 every one applied back; it writes the "solver4-check" section.
 
 Usage: python bench/solver4.py [--n 100] [--rss 3] [--no-record]
@@ -30,7 +30,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from bench.record import record  # noqa: E402
-from cubebot.solver import catalog, facelets, moves, scramble, search, solve4, store  # noqa: E402
+from cubebot.solver import catalog, facelets, moves, scramble, search, solve3, solve4, store  # noqa: E402
 from cubebot.solver.solve4.reduce import SECTIONS  # noqa: E402
 
 SEED = 4444
@@ -98,11 +98,12 @@ def check(n, record_it=True):
     text = "\n".join([
         "## 4x4x4 correctness run (`python bench/solver4.py --check {}`)".format(n),
         "",
-        "Run {} on {} ({}), {} uniformly random 4x4x4 states (seed {}), 3x3x3 finish with "
-        "kociemba's first solution (budget {}), every solution applied back and checked. "
+        "Run {} on {} ({}), {} uniformly random 4x4x4 states (seed {}), 3x3x3 finish: {} "
+        "(budget {}), every solution applied back and checked. "
         "Load average (1 min) at the end {:.1f} on {} CPUs.".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
-            n, CHECK_SEED, CHECK_BUDGET_S, os.getloadavg()[0], os.cpu_count()),
+            n, CHECK_SEED, solve3.finish_path(), CHECK_BUDGET_S, os.getloadavg()[0],
+            os.cpu_count()),
         "",
         "| solved and checked | mean / max moves (OBTM) | median / p95 / max time |",
         "|---|---|---|",
@@ -177,12 +178,12 @@ def run(n, rss_states=3, record_it=True):
     table_bytes = sum(os.path.getsize(store.table_path(name)) for name in catalog.names(size=4))
     rows = [
         "Run {} on {} ({}), {} uniformly random 4x4x4 states (seed {}), "
-        "cubebot.solver.solve4 default (3x3x3 finish: the reduced cube's views searched in-process), "
+        "cubebot.solver.solve4 default (3x3x3 finish: {}, cubebot.solver.solve3.finish_path), "
         "search path {} (cubebot.solver.search.core_path). "
         "Load average (1 min) at the end {:.1f} on {} CPUs: times taken under load are "
         "that much slower.".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
-            n, SEED, search.core_path(), os.getloadavg()[0], os.cpu_count()),
+            n, SEED, solve3.finish_path(), search.core_path(), os.getloadavg()[0], os.cpu_count()),
         "",
         "| measure | value |",
         "|---|---|",

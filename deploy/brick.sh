@@ -199,9 +199,10 @@ cmd_deps() {
 }
 
 # The solver's compiled modules (solver/_core.c, the search core; solver/_stage.c, the
-# big cubes' centre staging; solver/_solve5.c, the 5x5x5's phase-2 loops), built with
+# big cubes' centre staging; solver/_solve5.c, the 5x5x5's phase-2 loops;
+# solver/_finish3.c, the two-phase 3x3x3 finish of the reduced cubes), built with
 # the compiler and headers kociemba needs (KOCIEMBA_DEBS). Optional: without one the solver runs that part's pure-Python path.
-COMPILED_MODULES="_core _stage _solve5"
+COMPILED_MODULES="_core _stage _solve5 _finish3"
 
 build_core() {
     for name in $COMPILED_MODULES; do

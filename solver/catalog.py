@@ -14,13 +14,15 @@ Every name starts with "NxN-" for its size N: deploy/tablecheck.py, which
 runs without the package, picks a size's files by that prefix.
 
 DEMO_SIZES: the sizes `cubebot demo` solves. A plain `cubebot tables build`
-builds only their tables (the 3x3x3 reads kociemba's own), so a fresh
-install is ready in under a minute; names(sizes=DEMO_SIZES) lists them.
+builds only their tables (the 3x3x3's are those of the two-phase search
+the bigger cubes finish with, cubebot.solver.twophase), so a fresh install
+is ready in under a minute; names(sizes=DEMO_SIZES) lists them.
 
 To add a table, append a TableSpec to SPECS. Builders are imported only when
 a table is built.
 
-NEEDS[N]: the other sizes whose tables the size-N solver reads too (the
+NEEDS[N]: the other sizes whose tables the size-N solver reads too (every
+reduction finishes its reduced cube with the 3x3x3 two-phase search; the
 5x5x5 solver reduces its outer 4x4x4 part with the 4x4x4 solver; the 6x6x6
 and 7x7x7 solvers solve a 4x4x4 or 5x5x5 view of the cube), so
 names(size=N) and `cubebot tables build --size N` include them.
@@ -33,6 +35,12 @@ TableSpec = namedtuple("TableSpec", ["name", "size", "builder", "default"])
 SPECS = [
     TableSpec("2x2-htm", 2, "cubebot.solver.solve2.build:build_htm", True),
     TableSpec("2x2-qtm", 2, "cubebot.solver.solve2.build:build_qtm", True),
+    TableSpec("3x3-moves", 3, "cubebot.solver.twophase:build_moves", True),
+    TableSpec("3x3-twist-slice", 3, "cubebot.solver.twophase:build_twist_slice", True),
+    TableSpec("3x3-flip-slice", 3, "cubebot.solver.twophase:build_flip_slice", True),
+    TableSpec("3x3-twist-flip", 3, "cubebot.solver.twophase:build_twist_flip", True),
+    TableSpec("3x3-cperm-sliceperm", 3, "cubebot.solver.twophase:build_cperm_sliceperm", True),
+    TableSpec("3x3-udedge-sliceperm", 3, "cubebot.solver.twophase:build_udedge_sliceperm", True),
     TableSpec("4x4-centres-lr", 4, "cubebot.solver.solve4.build:build_lr", True),
     TableSpec("4x4-centres-ud", 4, "cubebot.solver.solve4.build:build_ud", True),
     TableSpec("4x4-centres-ud-moves", 4, "cubebot.solver.solve4.build:build_ud_moves", True),
@@ -64,7 +72,7 @@ SPECS = [
     TableSpec("9x9-cycles", 9, "cubebot.solver.big.cyclebuild:build9", False),
 ]
 
-NEEDS = {5: (4,), 6: (4,), 7: (5, 4), 8: (4,), 9: (5, 4)}
+NEEDS = {4: (3,), 5: (4, 3), 6: (4, 3), 7: (5, 4, 3), 8: (4, 3), 9: (5, 4, 3)}
 DEMO_SIZES = (2, 3)
 
 

@@ -16,6 +16,10 @@ checked piece by piece (cubebot.solver.cubies), then:
                (milliseconds here), so the overrun is one such call; no
                process is forked, which is what keeps the 4x4x4's finish
                within the brick's memory.
+
+The reduced cubes of the 4x4x4 and bigger are finished by finish_in_order:
+one two-phase search over all of them (cubebot.solver.twophase) where its
+compiled module is built, else kociemba in each view as above.
 """
 
 import logging
@@ -305,17 +309,26 @@ def solve(state, metric="htm", budget=None, fork=True, views=VIEWS, depth=DEFAUL
     return [parse(t) for t in sorted(set(texts), key=lambda t: (len(t.split()), t))]
 
 
-def finish_in_order(states, whole, good, budget=None, views=VIEWS, depth=DEFAULT_DEPTH):
-    """Several reduced cubes' 3x3x3 parts finished in turn, in this process.
+def finish_in_order(states, whole, good, budget=None, views=VIEWS, depth=DEFAULT_DEPTH,
+                    directory=None, nodes=None):
+    """Several reduced cubes' 3x3x3 parts finished, in this process.
 
     states: the 54-facelet 3x3x3 states, best first; whole(k, finish): the
     whole solution (move list) of the k-th with that finish (its reduction
-    and the finish, merged). Each state is solved in every view (`solve`,
-    fork=False, within `depth`) until one has a finish of at most `good`
-    moves (unmerged), or the budget (seconds) has run out (the first state at
-    least, as `solve` does). Returns [(OBTM count, order, k, finish, whole
+    and the finish, merged). Returns [(OBTM count, order, k, finish, whole
     solution)], shortest first.
+
+    Where the compiled two-phase search is built (finish_path()), every state
+    in every view of JOINT_VIEWS is searched at once (finish_jointly, `nodes`
+    nodes, default FINISH_NODES; tables from `directory`). Else each state is
+    solved by kociemba in every view of `views` (`solve`, fork=False, within
+    `depth`) until one has a finish of at most `good` moves (unmerged), or the
+    budget (seconds) has run out (the first state at least, as `solve` does).
     """
+    if finish_path() == JOINT:
+        scored = finish_jointly(states, whole, directory, nodes)
+        if scored:
+            return scored
     deadline = None if budget is None else time.monotonic() + budget
     scored = []
     for k, state in enumerate(states):
@@ -328,5 +341,48 @@ def finish_in_order(states, whole, good, budget=None, views=VIEWS, depth=DEFAULT
             scored.append((count(moves, "obtm"), len(scored), k, finish, moves))
         if min(len(finish) for finish in finishes) <= good:
             break
+    scored.sort(key=lambda t: t[:2])
+    return scored
+
+
+# The joint finish: cubebot.solver.twophase over every state and view at once.
+JOINT, KOCIEMBA = "two-phase (compiled)", "kociemba"   # finish_path()'s answers
+JOINT_VIEWS = VIEWS           # the three axes phase 1 can work on, each as is and inverted
+FINISH_NODES = 1000000        # nodes of the joint search (0.2-0.5 s here, by load): the budget
+                              # after which it stops with the best finish found
+FINISH_MAX_NODES = 20 * FINISH_NODES     # it stops here even with no finish (then kociemba's)
+
+
+def finish_path():
+    """Which search finishes reduced cubes here: JOINT where the compiled two-phase
+    module is built (and CUBEBOT_PURE_PYTHON is not 1), else KOCIEMBA."""
+    from cubebot.solver import twophase
+    return JOINT if twophase.compiled() is not None else KOCIEMBA
+
+
+def finish_jointly(states, whole, directory=None, nodes=None, views=JOINT_VIEWS):
+    """finish_in_order's scored list from one two-phase search over every state in
+    every view, each start's offset the length of its reduction (whole(k, [])); the
+    finishes the search improved on its way are all scored. [] if it found none."""
+    from cubebot.solver import twophase
+    nodes = FINISH_NODES if nodes is None else nodes
+    starts, where = [], []
+    for k, state in enumerate(states):
+        lettered = normalise(state)
+        offset = count(whole(k, []), "obtm")
+        for view in views:
+            starts.append(twophase.start_of(from_facelets(view_state(lettered, view), SIZE), offset))
+            where.append((k, view))
+    tables = twophase.Tables(directory)
+    try:
+        found, _ = twophase.search(tables, starts, nodes, max_nodes=FINISH_MAX_NODES)
+    finally:
+        tables.close()
+    scored = []
+    for s, path in found:
+        k, view = where[s]
+        finish = parse(from_view(" ".join(twophase.move_name(m) for m in path), view))
+        moves = whole(k, finish)
+        scored.append((count(moves, "obtm"), len(scored), k, finish, moves))
     scored.sort(key=lambda t: t[:2])
     return scored

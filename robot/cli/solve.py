@@ -1,7 +1,8 @@
 """`cubebot solve STATE|-|--file FILE [--size N] [--metric htm|qtm] [--budget S] [--json]`.
 
 Prints the moves on one line, or "already solved" for a solved cube (with
---json, {"moves": [...], "length": L, "metric": ..., "seconds": t, "core": path}). STATE
+--json, {"moves": [...], "length": L, "metric": ..., "seconds": t, "core": path, "solve5": path,
+"finish": path}). STATE
 `-` reads the state from stdin, `--file FILE` from a file (its first line
 that is not blank or a # comment: a 7x7x7 state is 294 symbols long). `--batch FILE` (FILE may be `-` for stdin)
 reads one state per line and prints one JSON line per state, in order;
@@ -60,11 +61,18 @@ def register(subparsers):
 
 def result_dict(solution):
     """The JSON object of a Solution; "core" names the path the searches took
-    (cubebot.solver.search.core_path: "compiled" or "python")."""
+    (cubebot.solver.search.core_path: "compiled" or "python"), "solve5" that of the
+    5x5x5's phase-2 loops (the same two names) and "finish" the search that finishes
+    the reduced cubes of the 4x4x4 and bigger (solve3.finish_path: "two-phase
+    (compiled)" or "kociemba")."""
+    from cubebot.solver import solve3
     from cubebot.solver.moves import format_move
-    from cubebot.solver.search import core_path
+    from cubebot.solver.search import COMPILED, PYTHON, core_path
+    from cubebot.solver.solve5.midges import native
     return {"moves": [format_move(m) for m in solution.moves], "length": solution.length,
-            "metric": solution.metric, "seconds": round(solution.seconds, 6), "core": core_path()}
+            "metric": solution.metric, "seconds": round(solution.seconds, 6), "core": core_path(),
+            "solve5": COMPILED if native() is not None else PYTHON,
+            "finish": solve3.finish_path()}
 
 
 def _dump(obj):

@@ -170,13 +170,33 @@ def check_solver(cubes, seed, solve=None):
 
 
 def check_core():
-    """Which path the solver's searches take: the compiled core or pure Python (a WARN:
-    it works, only slower; `pip install` builds the core where a C compiler exists)."""
+    """Which path the solver's searches take: the compiled core or pure Python, the
+    5x5x5's phase-2 loops compiled or in Python, and the reduced cubes' 3x3x3 finish by
+    the compiled two-phase search or by kociemba (each a WARN when not compiled: it
+    works, only slower; `pip install` builds them where a C compiler exists)."""
+    from cubebot.solver import solve3
     from cubebot.solver.search import COMPILED, PURE_PYTHON_ENV, core_path
+    from cubebot.solver.solve5.midges import native
+    why = "(not built, or {} is set)".format(PURE_PYTHON_ENV)
+    checks = []
     if core_path() == COMPILED:
-        return [Check(OK, "core", "the compiled search core runs")]
-    return [Check(WARN, "core", "the pure-Python searches run (the compiled core is not built, "
-                  "or {} is set): solves are slower".format(PURE_PYTHON_ENV))]
+        checks.append(Check(OK, "core", "the compiled search core runs"))
+    else:
+        checks.append(Check(WARN, "core", "the pure-Python searches run (the compiled core is not built, "
+                            "or {} is set): solves are slower".format(PURE_PYTHON_ENV)))
+    if native() is not None:
+        checks.append(Check(OK, "solve5", "the 5x5x5's compiled phase-2 loops (_solve5) run"))
+    else:
+        checks.append(Check(WARN, "solve5", "the 5x5x5's phase-2 loops run in Python {}: its "
+                            "solves are slower".format(why)))
+    if solve3.finish_path() == solve3.JOINT:
+        checks.append(Check(OK, "finish", "the reduced cubes finish with the compiled two-phase "
+                            "search (_finish3)"))
+    else:
+        checks.append(Check(WARN, "finish", "the reduced cubes finish with kociemba, one view at a "
+                            "time (the two-phase module {}): 4x4x4 and bigger solves are slower and "
+                            "longer".format(why)))
+    return checks
 
 
 def check_memory(meminfo=MEMINFO):

@@ -3,9 +3,10 @@
 A reduced 4x4x4 (centres solved, edges paired, no parity) turns like a 3x3x3 under outer
 turns: the 3x3x3 facelet at (row, col) of a face is the 4x4x4 facelet at (R[row], R[col]) with
 R = ROWS = (0, 1, 3). cubebot.solver.solve3 finishes it, and its outer turns are outer turns of
-the 4x4x4. The finish is kociemba's first solution within FINISH_DEPTH (22) moves in each of
-REDUCED_VIEWS (FINISH_VIEWS for the 5x5x5), the shortest kept; docs/solver4.md explains why
-22 and the views.
+the 4x4x4. Where the compiled two-phase search is built, solve3 searches every reduced cube in
+its own six views at once; else the finish is kociemba's first solution within FINISH_DEPTH
+(22) moves in each of REDUCED_VIEWS (FINISH_VIEWS for the 5x5x5), the shortest kept;
+docs/solver4.md explains why 22 and the views.
 """
 
 from cubebot.solver.facelets import FACES, face_index

@@ -438,7 +438,8 @@ class Reducer(CentresAndWings):
             return simplify(to_physical(flat[k] + list(finish))[0])
 
         scored = solve3.finish_in_order([to_3x3(cube) for _, cube in reductions], whole,
-                                        GOOD_FINISH, budget, REDUCED_VIEWS, FINISH_DEPTH)
+                                        GOOD_FINISH, budget, REDUCED_VIEWS, FINISH_DEPTH,
+                                        self.directory)
         candidates = [t[4] for t in scored]
         _, _, k, best_finish, _ = scored[0]
         stage_moves = dict(zip(STAGES, reductions[k][0] + [list(best_finish)]))

@@ -22,8 +22,9 @@ def test_solve_json(capsys, tables_dir):
     state = scramble.random_state(2, seeded(2))
     assert main(["solve", state, "--json", "--metric", "qtm"]) == 0
     obj = json.loads(capsys.readouterr().out)
-    assert sorted(obj) == ["core", "length", "metric", "moves", "seconds"]
-    assert obj["core"] in ("compiled", "python")
+    assert sorted(obj) == ["core", "finish", "length", "metric", "moves", "seconds", "solve5"]
+    assert obj["core"] in ("compiled", "python") and obj["solve5"] in ("compiled", "python")
+    assert obj["finish"] in ("two-phase (compiled)", "kociemba")
     assert obj["metric"] == "qtm" and obj["length"] == moves.count(moves.parse(obj["moves"]), "qtm")
     check_solves(state, moves.parse(obj["moves"]))
 

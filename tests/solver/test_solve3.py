@@ -1,6 +1,6 @@
 import pytest
 
-from cubebot.solver import api, facelets, moves, scramble, solve3
+from cubebot.solver import api, facelets, moves, scramble, search, solve3, twophase
 from cubebot.solver.cubies import corner_facelets, edge_facelets
 from cubebot.solver.errors import InvalidCube
 from .cubes import check_solves, disguise, seeded
@@ -145,7 +145,9 @@ def test_invalid_messages_differ():
     assert len(messages) == 4
 
 
-def test_finish_in_order_stops_at_a_good_finish_and_sorts_whole_solutions():
+def test_finish_in_order_stops_at_a_good_finish_and_sorts_whole_solutions(monkeypatch):
+    monkeypatch.setenv(search.PURE_PYTHON_ENV, "1")      # kociemba's finish, view by view
+    assert solve3.finish_path() == solve3.KOCIEMBA
     rng = seeded(3131)
     states = [scramble.random_state(3, rng) for _ in range(3)]
 
@@ -159,6 +161,28 @@ def test_finish_in_order_stops_at_a_good_finish_and_sorts_whole_solutions():
         for length, _, k, finish, solution in scored:
             assert length == moves.count(solution, "obtm") and solution == list(finish)
             check_solves(states[k], solution)
+
+
+@pytest.mark.skipif(twophase.compiled() is None, reason="the two-phase module is not built here")
+def test_finish_in_order_searches_every_state_jointly_where_compiled(tables_dir):
+    """The joint finish: every improvement scored, whole solutions sorted, each solving its
+    cube; a longer reduction (whole's offset) is what the search weighs."""
+    assert solve3.finish_path() == solve3.JOINT
+    rng = seeded(3132)
+    states = [scramble.random_state(3, rng) for _ in range(3)]
+    padding = [moves.parse("R L"), [], moves.parse("U D F")]
+
+    def whole(k, finish):
+        return padding[k] + list(finish)
+
+    scored = solve3.finish_in_order(states, whole, 0, nodes=20000)
+    assert [t[:2] for t in scored] == sorted(t[:2] for t in scored)
+    for length, _, k, finish, solution in scored:
+        assert length == moves.count(solution, "obtm") and solution == padding[k] + list(finish)
+        check_solves(states[k], list(finish))
+    # each improvement found is shorter, reduction included (scored in the order found)
+    totals = [len(padding[t[2]]) + len(t[3]) for t in sorted(scored, key=lambda t: t[1])]
+    assert totals == sorted(set(totals), reverse=True)
 
 
 def test_kociemba_seconds_count_the_compiled_searches_in_this_process():

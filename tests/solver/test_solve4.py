@@ -2,7 +2,7 @@
 
 import pytest
 
-from cubebot.solver import api, facelets, moves, scramble, solve4
+from cubebot.solver import api, facelets, moves, scramble, solve3, solve4
 from cubebot.solver.errors import InvalidCube
 from cubebot.solver.facelets import face_index
 from cubebot.solver.solve4 import model, orbits, wings as phase2, pieces
@@ -214,7 +214,6 @@ def _scrambled(seed, move_set, length=30):
 
 def _finish(cube, reduction):
     """The reduction plus a 3x3x3 finish; checks that it solves the cube."""
-    from cubebot.solver import solve3
     from cubebot.solver.solve4.finish import to_3x3
     reduced = moves.apply(cube, reduction)
     finish = solve3.solve(to_3x3(reduced))[0]
@@ -675,8 +674,10 @@ def test_finishing_more_reductions_never_makes_the_solve_longer(tables_dir, monk
 def test_reduced_cubes_are_finished_until_one_finish_is_good_enough(tables_dir, monkeypatch):
     # GOOD_FINISH: a first reduced cube whose finish is that short ends the finishing; one
     # that never is (0) lets every reduced cube be finished, never to a longer solve
+    # (kociemba's finish: the compiled two-phase one searches every reduced cube at once)
     import importlib
     from cubebot.solver.solve4.finish import REDUCED_VIEWS as FINISH_VIEWS
+    monkeypatch.setattr(solve3, "finish_path", lambda: solve3.KOCIEMBA)
     reduce_module = importlib.import_module("cubebot.solver.solve4.reduce")
     state = scramble.random_state(N, seeded(2020))
     results = {}

@@ -36,20 +36,22 @@ def test_every_table_name_starts_with_its_size():
         assert spec.name.startswith("{0}x{0}-".format(spec.size)), spec.name
 
 
-def test_demo_sizes_name_only_the_2x2x2_tables_and_all_names_every_default_size():
-    assert set(catalog.names(sizes=catalog.DEMO_SIZES)) == set(catalog.names(size=2))
+def test_demo_sizes_name_only_the_2x2x2_and_3x3x3_tables_and_all_names_every_default_size():
+    assert set(catalog.names(sizes=catalog.DEMO_SIZES)) == set(catalog.names(size=2) + catalog.names(size=3))
+    # every reduction finishes with the 3x3x3 two-phase search
+    assert all(set(catalog.names(size=3)) < set(catalog.names(size=n)) for n in range(4, 10))
     assert set(catalog.spec(n).size for n in catalog.names()) == set(s.size for s in catalog.SPECS if s.size <= 7)
     assert set(catalog.names(sizes=(5,))) == set(catalog.names(size=5)) >= set(catalog.names(size=4))
     assert catalog.names(sizes=(8,)) == catalog.names(size=8)
 
 
-def test_plain_build_writes_only_the_2x2x2_tables(tmp_path):
+def test_plain_build_writes_only_the_demo_tables(tmp_path):
     tables = tmp_path / "tables"
     done = run_cubebot(["tables", "build"], tables)
     assert done.returncode == 0, done.stderr
-    assert sorted(os.listdir(str(tables))) == sorted(
-        [n + store.SUFFIX for n in catalog.names(size=2)] + [store.MANIFEST])
-    assert store.verify(str(tables), names=catalog.names(size=2)) == []
+    demo = catalog.names(size=2) + catalog.names(size=3)
+    assert sorted(os.listdir(str(tables))) == sorted([n + store.SUFFIX for n in demo] + [store.MANIFEST])
+    assert store.verify(str(tables), names=demo) == []
     done = run_cubebot(["tables", "verify"], tables)
     assert done.returncode == 0, done.stderr
     done = run_cubebot(["tables", "verify", "--size", "4"], tables)

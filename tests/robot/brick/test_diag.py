@@ -74,3 +74,16 @@ def test_diag_on_the_virtual_brick_moves_the_motors_through_ev3dev2():
 def test_unplug_needs_the_virtual_brick(capsys):
     assert main(["diag", "--unplug", "in3"]) == 2
     assert "virtual brick" in capsys.readouterr().err
+
+
+def test_diag_names_each_compiled_module_or_its_slower_path(monkeypatch):
+    from cubebot.solver import solve3, search
+    from cubebot.solver.solve5 import midges
+    checks = dict((c.name, c) for c in diag.check_core())
+    assert set(checks) == {"core", "solve5", "finish"}
+    assert (checks["finish"].status == diag.OK) == (solve3.finish_path() == solve3.JOINT)
+    assert (checks["solve5"].status == diag.OK) == (midges.native() is not None)
+    monkeypatch.setenv(search.PURE_PYTHON_ENV, "1")
+    checks = dict((c.name, c) for c in diag.check_core())
+    assert all(c.status == diag.WARN for c in checks.values()), diag.report(list(checks.values()))
+    assert "kociemba" in checks["finish"].detail
