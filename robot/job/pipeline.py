@@ -160,13 +160,18 @@ def scan_job(robot, size, emit=None, stop=None, resolve=None):
 
 def _solve_and_plan(robot, size, state, where, budget, solve):
     """(choice, move texts, compute CPU seconds): the candidate cheapest for the mechanism
-    (cubebot.robot.plan.choose, `solution_views_NxN` views)."""
+    (cubebot.robot.plan.choose, `solution_views_NxN` views; for a 3x3x3 also the
+    compiled two-phase search's solutions, `search_*_3x3` and `planned_candidates_3x3`).
+    The compute is CPU time, the compiled search's included."""
     from cubebot.robot.plan import choose
     from cubebot.solver.moves import format_move
     model = TimeModel.from_config(robot.config)
     t0 = cpu_seconds()
     views = getattr(robot.config, "solution_views_{0}x{0}".format(size), 1)
-    choice = choose.choose(state, size, where, model, views, solve, budget)
+    config = robot.config
+    search = choose.Search(config.search_slack_3x3, config.search_nodes_3x3,
+                           config.planned_candidates_3x3)
+    choice = choose.choose(state, size, where, model, views, solve, budget, search)
     compute = cpu_seconds() - t0
     return choice, [format_move(m) for m in choice.moves], compute
 
