@@ -20,12 +20,21 @@ the 3x3-* tables, `candidates` returns None and the caller keeps the solver's
 own solutions: the pure-Python search is too slow for the brick.
 """
 
+import time
+
 from cubebot.solver.errors import TableError
 from cubebot.solver.facelets import is_solved
 from cubebot.solver.moves import apply, format_moves, parse
 
 SIZE = 3
+SEARCH_CPU_SECONDS = [0.0]    # CPU time of the compiled search in this process (compiled_seconds)
 MAX_NODES_OVER_NODES = 20     # with no solution after this many times its node budget, the search stops
+
+
+def compiled_seconds():
+    """CPU seconds this process has spent in `candidates`' compiled search so far (what
+    the brick-time estimate scales as compiled code)."""
+    return SEARCH_CPU_SECONDS[0]
 
 
 def available():
@@ -52,10 +61,12 @@ def candidates(state, max_length, nodes, max_nodes, directory=None):
         tables = twophase.Tables(directory)
     except TableError:
         return None
+    began = time.process_time()
     try:
         found, _ = twophase.search(tables, starts, nodes, max_nodes=max_nodes,
                                    max_length=max_length)
     finally:
+        SEARCH_CPU_SECONDS[0] += time.process_time() - began
         tables.close()
     out = []
     for s, path in found:
