@@ -19,8 +19,8 @@ kociemba search, which costs more on the brick than the turning it saves, so
 only the cube as it lies is solved unless a configuration asks for more.
 Which rotation is solved does not matter on average: on held-out cubes each
 view's solutions alone come out alike for the mechanism (docs/planner.md), so
-more views help only by giving more candidates. bench/robot.py shows what
-they gain and cost.
+more views help only by giving more candidates; bench/planner.py shows what
+they gain.
 
 Where the compiled two-phase search is built, a 3x3x3 gets many more
 candidates from it (cubebot.robot.plan.search3, `search`: a Search of the
