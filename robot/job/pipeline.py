@@ -160,7 +160,7 @@ def scan_job(robot, size, emit=None, stop=None, resolve=None):
 
 
 def _solve_and_plan(robot, size, state, where, budget, solve):
-    """(choice, move texts, compute CPU seconds, compiled search seconds): the candidate
+    """(choice, move texts, (compute CPU seconds, compiled search seconds)): the candidate
     cheapest for the mechanism (cubebot.robot.plan.choose, `solution_views_NxN` views; for
     a 3x3x3 also the compiled two-phase search's solutions, `search_*_3x3` and
     `planned_candidates_3x3`). The compute excludes the compiled search's time, which the
@@ -176,7 +176,7 @@ def _solve_and_plan(robot, size, state, where, budget, solve):
     choice = choose.choose(state, size, where, model, views, solve, budget, search)
     compute = cpu_seconds() - t0
     compiled = min(compute, search3.compiled_seconds() - c0)
-    return choice, [format_move(m) for m in choice.moves], compute - compiled, compiled
+    return choice, [format_move(m) for m in choice.moves], (compute - compiled, compiled)
 
 
 def _naive_plan(config, size, where, first):
@@ -198,7 +198,7 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
         return scan, None, [], None
     check_stop(stop)
     emit("state", {"state": "solving"})
-    choice, moves, compute, searched = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
+    choice, moves, (compute, searched) = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
     plan = choice.plan
     floats, compiled, hidden = _resolve_overlap(robot, resolve_s, scan.overlap_seconds)
     brick = robot.brick_time(compute, floats, compiled, searched)
