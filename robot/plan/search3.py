@@ -28,7 +28,7 @@ from cubebot.solver.moves import apply, format_moves, parse
 
 SIZE = 3
 SEARCH_CPU_SECONDS = [0.0]    # CPU time of the compiled search in this process (compiled_seconds)
-MAX_NODES_OVER_NODES = 20     # with no solution after this many times its node budget, the search stops
+MAX_NODES_OVER_NODES = 2      # with no solution after this many times its node budget, the search stops
 
 
 def compiled_seconds():
