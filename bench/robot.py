@@ -205,9 +205,9 @@ def main(argv=None):
         "process and the solver's child processes, cubebot.robot.job.pipeline.cpu_seconds: other load "
         "on the machine inflates it less than wall-clock time) through the brick-time estimator "
         "(cubebot.robot.job.brick_time: integer work x{:g}-{:g}, colour resolution as floating "
-        "point x{:g}-{:g}, its joint search in C as compiled floating point x{:g}-{:g}, the 3x3x3 "
-        "candidate search in C as compiled code x{:.0f}-{:.0f}; docs/brick.md). Compiled colour "
-        "search: {}. Compiled two-phase candidate search: {} (`search_nodes_3x3` = {}, "
+        "point x{:g}-{:g}, its joint search in C as compiled floating point x{:g}-{:g}; "
+        "docs/brick.md). The 3x3x3 candidate search in C counts as compiled code x{:.0f}-{:.0f}. "
+        "Compiled colour search: {}. Compiled two-phase candidate search: {} (`search_nodes_3x3` = {}, "
         "`search_slack_3x3` = {}, `planned_candidates_3x3` = {}). Resolution that runs while the last face's "
         "moves do, and the check's preparation and the naive baseline that run while the cube "
         "turns, count only where they outlast those moves.".format(
