@@ -3,9 +3,9 @@
 For seeds 0..199 of each size: scramble, scan (the synthetic sensor model, moderate noise),
 resolve, solve, plan, execute, check. Each seed runs once more with the slip fault (a held
 turn leaves its layer a quarter off): the check must catch it and the run end solved after a
-retry. What-ifs run the 3x3x3 with the solutions of more views (WHAT_IF_VIEWS of the 48:
-cube and inverse, each in 24 orientations) on the first WHAT_IF_SEEDS seeds (more turning
-saved, more compute). Reports the mean and p95 of the estimated
+retry. What-ifs run the 3x3x3 with other node budgets of the compiled two-phase candidate
+search (WHAT_IF_NODES, `search_nodes_3x3`; 0 is kociemba's one solution alone) on the first
+WHAT_IF_SEEDS seeds (more candidates: more turning saved, more compute). Reports the mean and p95 of the estimated
 robot times (scan, compute on the brick = cubebot.robot.job.brick_time's central estimate
 from the CPU time here, with its range, turning, total), flips per solve, and our planner against the naive planner (the
 reference robot's fixed recipe) on the same solutions in the same time
@@ -40,11 +40,12 @@ from cubebot.robot.colour.scheme import SCHEMES  # noqa: E402
 from cubebot.robot.hw.sim.sensor_model import SensorModel  # noqa: E402
 from cubebot.robot.job.robots import SENSOR_SEED_OFFSET, SLIP_AT_HELD_TURN, make_sim_robot  # noqa: E402
 from cubebot.robot.machine.config import Config  # noqa: E402
+from cubebot.robot.plan import search3  # noqa: E402
 
 SEEDS = 200
 SIZES = (3, 2)
 WHAT_IF_SEEDS = 40
-WHAT_IF_VIEWS = (2, 4, 48)       # the 3x3x3 what-ifs: solutions of the first this many of choose.VIEWS
+WHAT_IF_NODES = (0, 100000, 1000000)     # the 3x3x3 what-ifs: the candidate search's node budget
 TARGET_TOTAL_3X3_S = 45.0
 TARGET_TURN_SAVING = {3: 0.20, 2: 0.33}      # turning below the naive recipe, per size
 PUBLISHED_RANGE = "about 90 s, up to 300 s in other reports (MINDCUB3R, cited in docs/references.md)"
@@ -146,13 +147,13 @@ def summarise_slips(size, rows):
     return [line, ""], len(slipped) - len(caught)
 
 
-def summarise_what_if(rows, views):
+def summarise_what_if(rows, nodes):
     ours = sum(r["planned_seconds"] for r in rows)
     naive = sum(r["naive_seconds"] for r in rows)
-    return ["What-if, 3x3x3 seeds 0..{} with the solutions of {} views "
-            "(`solution_views_3x3` = {}): turning {:.1f} s, {:.1%} below the naive recipe on the "
+    return ["What-if, 3x3x3 seeds 0..{} with the candidate search's node budget "
+            "`search_nodes_3x3` = {}: turning {:.1f} s, {:.1%} below the naive recipe on the "
             "solver's first solution; compute {:.1f} s; total {:.1f} s (mean).".format(
-                len(rows) - 1, views, views, mean([r["planned_seconds"] for r in rows]),
+                len(rows) - 1, nodes, mean([r["planned_seconds"] for r in rows]),
                 1.0 - ours / naive, mean([r["compute_seconds"] for r in rows]),
                 mean([r["total_seconds"] for r in rows])), ""]
 
@@ -165,7 +166,7 @@ def main(argv=None):
     parser.add_argument("--real-sensor", action="store_true",
                         help="the simulated sensor with the real EV3's traits (printed, not recorded)")
     parser.add_argument("--what-if-seeds", type=int, default=WHAT_IF_SEEDS,
-                        help="seeds of the 3x3x3 what-if with all orientations' solutions (0: none)")
+                        help="seeds of the 3x3x3 what-ifs with other candidate-search budgets (0: none)")
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args(argv)
     if args.scheme != "standard" or args.real_sensor:
@@ -184,9 +185,9 @@ def main(argv=None):
         verdicts.append("{}x{}x{}: {} not solved; turning {:.1%} below naive (target >= {:.0%}); {} slips "
                         "missed".format(size, size, size, failed, saving, TARGET_TURN_SAVING[size], missed))
         if size == 3 and args.what_if_seeds:
-            for count in WHAT_IF_VIEWS:
+            for nodes in WHAT_IF_NODES:
                 sections += summarise_what_if(run_size(3, args.what_if_seeds, args.scheme, args.real_sensor,
-                                                       config=Config(solution_views_3x3=count)), count)
+                                                       config=Config(search_nodes_3x3=nodes)), nodes)
         if size == 3 and total is not None:
             verdicts.append("3x3x3 mean estimated full run {:.1f} s (target <= {:.0f} s; a real LEGO robot "
                             "{})".format(total, TARGET_TOTAL_3X3_S, PUBLISHED_RANGE))
@@ -205,12 +206,17 @@ def main(argv=None):
         "on the machine inflates it less than wall-clock time) through the brick-time estimator "
         "(cubebot.robot.job.brick_time: integer work x{:g}-{:g}, colour resolution as floating "
         "point x{:g}-{:g}, its joint search in C as compiled floating point x{:g}-{:g}; "
-        "docs/brick.md). Compiled colour search: {}. Resolution that runs while the last face's "
+        "docs/brick.md). The 3x3x3 candidate search in C counts as compiled code x{:.0f}-{:.0f}. "
+        "Compiled colour search: {}. Compiled two-phase candidate search: {} (`search_nodes_3x3` = {}, "
+        "`search_slack_3x3` = {}, `planned_candidates_3x3` = {}). Resolution that runs while the last face's "
         "moves do, and the check's preparation and the naive baseline that run while the cube "
         "turns, count only where they outlast those moves.".format(
             "" if args.seeds == SEEDS else " --seeds {}".format(args.seeds), args.seeds - 1,
             *(brick_time.INT_FACTOR + brick_time.FLOAT_FACTOR + brick_time.COMPILED_FLOAT_FACTOR
-              + ("built" if compiled_colour_search() is not None else "not built",))),
+              + brick_time.COMPILED_FACTOR
+              + ("built" if compiled_colour_search() is not None else "not built",
+                 "built" if search3.available() else "not built", Config().search_nodes_3x3,
+                 Config().search_slack_3x3, Config().planned_candidates_3x3))),
         ""]
     text = "\n".join(["## Robot (simulated MINDCUB3R)", ""] + head + sections + ["Summary:", ""]
                      + ["- " + v for v in verdicts])

@@ -37,8 +37,14 @@ solve of a 3x3x3 takes about KOCIEMBA_BRICK_S (1 s) on the brick
 (docs/references.md), so compiled_factor(t) = KOCIEMBA_BRICK_S / t for its
 time t here.
 
-estimate(int_s, float_s, compiled_float_s) -> BrickTime(low, high, central) in seconds;
-central is the geometric mean of the bounds (the factors are ratios).
+Compiled integer code that the job times itself (the 3x3x3 two-phase
+candidate search, cubebot.solver.search.CORE_SECONDS) counts COMPILED_FACTOR,
+the same fact as a range: 1 s on the brick over kociemba's time here,
+KOCIEMBA_HERE_S (10-30 ms on an idle core, median 51.6 ms under the
+benches' load in record "brick-estimate" of docs/benchmarks.md).
+
+estimate(int_s, float_s, compiled_float_s, compiled_s) -> BrickTime(low, high, central)
+in seconds; central is the geometric mean of the bounds (the factors are ratios).
 estimate_solve(total_s, compiled_s, kociemba_here_s) splits a solve's time
 into its compiled part and the Python rest.
 """
@@ -55,15 +61,22 @@ COMPILED_FLOAT_FACTOR = (INT_FACTOR[0] * COMPILED_FLOAT_OVER_INT, INT_FACTOR[1] 
 
 KOCIEMBA_BRICK_S = 1.0            # kociemba's C solve of a 3x3x3 on the brick (docs/references.md)
 
+KOCIEMBA_HERE_S = (0.010, 0.052)  # kociemba's C solve of a 3x3x3 here: idle core .. benches' median
+COMPILED_FACTOR = (KOCIEMBA_BRICK_S / KOCIEMBA_HERE_S[1], KOCIEMBA_BRICK_S / KOCIEMBA_HERE_S[0])
+
 BrickTime = namedtuple("BrickTime", ["low", "high", "central"])
 
 
-def estimate(int_s, float_s=0.0, compiled_float_s=0.0, int_factor=INT_FACTOR,
-             float_factor=FLOAT_FACTOR, compiled_float_factor=COMPILED_FLOAT_FACTOR):
-    """Brick seconds for int_s s of integer Python, float_s s of floating-point Python and
-    compiled_float_s s of compiled floating-point work here."""
-    low = int_s * int_factor[0] + float_s * float_factor[0] + compiled_float_s * compiled_float_factor[0]
-    high = int_s * int_factor[1] + float_s * float_factor[1] + compiled_float_s * compiled_float_factor[1]
+def estimate(int_s, float_s=0.0, compiled_float_s=0.0, compiled_s=0.0, int_factor=INT_FACTOR,
+             float_factor=FLOAT_FACTOR, compiled_float_factor=COMPILED_FLOAT_FACTOR,
+             compiled_int_factor=COMPILED_FACTOR):
+    """Brick seconds for int_s s of integer Python, float_s s of floating-point Python,
+    compiled_float_s s of compiled floating-point work and compiled_s s of compiled
+    integer work here."""
+    low = (int_s * int_factor[0] + float_s * float_factor[0] + compiled_float_s * compiled_float_factor[0]
+           + compiled_s * compiled_int_factor[0])
+    high = (int_s * int_factor[1] + float_s * float_factor[1] + compiled_float_s * compiled_float_factor[1]
+            + compiled_s * compiled_int_factor[1])
     return BrickTime(low, high, math.sqrt(low * high))
 
 
@@ -84,9 +97,9 @@ def estimate_solve(total_s, compiled_s, kociemba_here_s):
     return BrickTime(low, high, math.sqrt(low * high))
 
 
-def on_the_brick(int_s, float_s=0.0, compiled_float_s=0.0):
+def on_the_brick(int_s, float_s=0.0, compiled_float_s=0.0, compiled_s=0.0):
     """Measured on the brick: the time itself (a range of width 0)."""
-    total = int_s + float_s + compiled_float_s
+    total = int_s + float_s + compiled_float_s + compiled_s
     return BrickTime(total, total, total)
 
 

@@ -7,7 +7,8 @@
   solve + plan as the brick would take them: robot.brick_time, by default
   cubebot.robot.job.brick_time.estimate, maps the CPU time measured here to a range of
   brick seconds, colour resolution weighted as floating point (its joint search, where
-  compiled, as compiled floating point) and solve + plan as integer work;
+  compiled, as compiled floating point), the compiled 3x3x3 candidate
+  search as compiled code and the rest of solve + plan as integer work;
   compute_seconds is the range's central value and
   compute_range_seconds [low, high] the range; on the real brick the
   measured time itself. CPU time, of this process and of the solver's
@@ -159,16 +160,23 @@ def scan_job(robot, size, emit=None, stop=None, resolve=None):
 
 
 def _solve_and_plan(robot, size, state, where, budget, solve):
-    """(choice, move texts, compute CPU seconds): the candidate cheapest for the mechanism
-    (cubebot.robot.plan.choose, `solution_views_NxN` views)."""
-    from cubebot.robot.plan import choose
+    """(choice, move texts, (compute CPU seconds, compiled search seconds)): the candidate
+    cheapest for the mechanism (cubebot.robot.plan.choose, `solution_views_NxN` views; for
+    a 3x3x3 also the compiled two-phase search's solutions, `search_*_3x3` and
+    `planned_candidates_3x3`). The compute excludes the compiled search's time, which the
+    brick-time estimate scales as compiled code."""
+    from cubebot.robot.plan import choose, search3
     from cubebot.solver.moves import format_move
     model = TimeModel.from_config(robot.config)
-    t0 = cpu_seconds()
-    views = getattr(robot.config, "solution_views_{0}x{0}".format(size), 1)
-    choice = choose.choose(state, size, where, model, views, solve, budget)
+    config = robot.config
+    views = getattr(config, "solution_views_{0}x{0}".format(size), 1)
+    search = choose.Search(config.search_slack_3x3, config.search_nodes_3x3,
+                           config.planned_candidates_3x3)
+    t0, c0 = cpu_seconds(), search3.compiled_seconds()
+    choice = choose.choose(state, size, where, model, views, solve, budget, search)
     compute = cpu_seconds() - t0
-    return choice, [format_move(m) for m in choice.moves], compute
+    compiled = min(compute, search3.compiled_seconds() - c0)
+    return choice, [format_move(m) for m in choice.moves], (compute - compiled, compiled)
 
 
 def _naive_plan(config, size, where, first):
@@ -190,10 +198,10 @@ def _attempt(robot, size, emit, stop, budget, solve, resolve, result):
         return scan, None, [], None
     check_stop(stop)
     emit("state", {"state": "solving"})
-    choice, moves, compute = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
+    choice, moves, (compute, searched) = _solve_and_plan(robot, size, scan.state, scan.where, budget, solve)
     plan = choice.plan
     floats, compiled, hidden = _resolve_overlap(robot, resolve_s, scan.overlap_seconds)
-    brick = robot.brick_time(compute, floats, compiled)
+    brick = robot.brick_time(compute, floats, compiled, searched)
     # Resolution that ran while the last face's moves did is not waited for.
     result["compute_seconds"] += brick.central - hidden[1]
     result["compute_low"] += brick.low - hidden[0]

@@ -35,6 +35,9 @@ FLIPPER_RANGE_DEG = (0, 230)       # the flipper's travel between its stops
 ARM_RANGE_DEG = (-820, 0)          # the sensor arm's travel between its stops
 N_ROTATIONS = 24                   # whole-cube rotations
 N_VIEWS = 2 * N_ROTATIONS          # views of cubebot.robot.plan.choose: each rotation, of the cube and its inverse
+MAX_SEARCH_SLACK = 4               # moves over the solver's length the 3x3x3 candidates may have
+MAX_SEARCH_NODES = 10 ** 8         # the two-phase candidate search's node budget (0: no search)
+MAX_PLANNED_CANDIDATES = 10000     # candidates planned exactly, after the flip bound's ranking
 INPUT_PORTS = ("in1", "in2", "in3", "in4")
 OUTPUT_PORTS = ("outA", "outB", "outC", "outD")
 
@@ -72,6 +75,9 @@ SETTINGS = [
     ("max_retries", 2, int, 0, 10),
     ("solution_views_2x2", N_VIEWS, int, 1, N_VIEWS),
     ("solution_views_3x3", 1, int, 1, N_VIEWS),
+    ("search_slack_3x3", 0, int, 0, MAX_SEARCH_SLACK),
+    ("search_nodes_3x3", 300000, int, 0, MAX_SEARCH_NODES),
+    ("planned_candidates_3x3", 24, int, 1, MAX_PLANNED_CANDIDATES),
     ("cube_present_cm", 8.0, float, 1.0, 100.0),
 ]
 

@@ -19,12 +19,22 @@ kociemba search, which costs more on the brick than the turning it saves, so
 only the cube as it lies is solved unless a configuration asks for more.
 Which rotation is solved does not matter on average: on held-out cubes each
 view's solutions alone come out alike for the mechanism (docs/planner.md), so
-more views help only by giving more candidates. bench/robot.py shows what
-they gain and cost.
+more views help only by giving more candidates; bench/planner.py shows what
+they gain.
 
-`choose(state, size, where, model, views, solve)` returns a Choice: the
-chosen moves and plan, the solver's first solution of the cube as it lies
-(the naive recipe's baseline) and how many candidates were planned.
+Where the compiled two-phase search is built, a 3x3x3 gets many more
+candidates from it (cubebot.robot.plan.search3, `search`: a Search of the
+config's `search_slack_3x3`, `search_nodes_3x3` and `planned_candidates_3x3`):
+every solution it finds within the solver's length plus the slack. Planning
+each exactly costs Python time on the brick, so they are ranked by the flip
+bound (cubebot.robot.plan.bound.lower_bound, a few operations a move) and
+only the best `planned` of them, with the solver's first solution always
+among them, are planned.
+
+`choose(state, size, where, model, views, solve, budget, search)` returns a
+Choice: the chosen moves and plan, the solver's first solution of the cube
+as it lies (the naive recipe's baseline) and how many candidates were
+planned.
 """
 
 from collections import namedtuple
@@ -33,7 +43,7 @@ from cubebot.solver.facelets import is_solved, solved
 from cubebot.solver.moves import Move, apply, format_moves, invert, rotated_faces
 
 from cubebot.robot.machine.timing import AWAY
-from cubebot.robot.plan import planner
+from cubebot.robot.plan import bound, planner, search3
 
 # The 24 whole-cube rotations, identity first: each face brought up, each of four turns.
 ROTATIONS = tuple((up + " " + turn).strip() for up in ("", "x", "x2", "x'", "z", "z'")
@@ -42,6 +52,10 @@ ROTATIONS = tuple((up + " " + turn).strip() for up in ("", "x", "x2", "x'", "z",
 # The identity first, each rotation's inverse right after it.
 VIEWS = tuple((rotation, inverse) for rotation in ROTATIONS for inverse in (False, True))
 IDENTITY_VIEW = VIEWS[0]
+
+Search = namedtuple("Search", ["slack", "nodes", "planned"])
+Search.__doc__ = """The 3x3x3 two-phase candidates: every solution within the solver's length +
+slack moves, in a search of about `nodes` nodes; the best `planned` by the flip bound planned."""
 
 Choice = namedtuple("Choice", ["moves", "plan", "first", "candidates"])
 Choice.__doc__ = """moves, plan: the chosen solution and its plan; first: the solver's first
@@ -88,8 +102,21 @@ def view_solutions(state, size, view, solve, known=None):
     return found
 
 
-def choose(state, size, where, model, views=1, solve=None, budget=None):
-    """The Choice among the solutions of the first `views` of VIEWS."""
+def ranked(candidates, where, model, planned, size=3):
+    """The first candidate and the best `planned` - 1 others by the flip bound (fewest
+    bound seconds first, the order found on ties): the ones worth planning exactly."""
+    if len(candidates) <= planned:
+        return list(candidates)
+    keys = [(bound.lower_bound(moves, model, where, size)[0], i)
+            for i, moves in enumerate(candidates[1:], 1)]
+    keys.sort()
+    return [candidates[0]] + [candidates[i] for _, i in keys[:max(0, planned - 1)]]
+
+
+def choose(state, size, where, model, views=1, solve=None, budget=None, search=None):
+    """The Choice among the solutions of the first `views` of VIEWS and, for a 3x3x3
+    with `search` (a Search) where the compiled two-phase search is built, its
+    solutions."""
     if solve is None:
         from cubebot.solver.api import solve
     if budget is not None:
@@ -99,11 +126,21 @@ def choose(state, size, where, model, views=1, solve=None, budget=None):
             return base(s, size=size, budget=budget)
     candidates = []
     seen = set()
+
+    def add(moves):
+        text = format_moves(moves)
+        if text not in seen:
+            seen.add(text)
+            candidates.append(moves)
     for view in VIEWS[:max(1, views)]:
         for moves in view_solutions(state, size, view, solve, candidates[0] if candidates else None):
-            text = format_moves(moves)
-            if text not in seen:
-                seen.add(text)
-                candidates.append(moves)
-    best, plan = planner.fastest(candidates, where, model, AWAY, size)
-    return Choice(best, plan, candidates[0], len(candidates))
+            add(moves)
+    planned = candidates
+    if search is not None and size == search3.SIZE and search.nodes > 0:
+        longest = min(len(moves) for moves in candidates) + search.slack
+        for moves in search3.candidates(state, longest, search.nodes,
+                                        search.nodes * search3.MAX_NODES_OVER_NODES) or []:
+            add(moves)
+        planned = ranked(candidates, where, model, search.planned, size)
+    best, plan = planner.fastest(planned, where, model, AWAY, size)
+    return Choice(best, plan, candidates[0], len(planned))

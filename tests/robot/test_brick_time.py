@@ -53,6 +53,17 @@ def test_compiled_code_gets_the_kociemba_factor():
         brick_time.compiled_factor(0.0)
 
 
+def test_compiled_integer_code_timed_here_gets_the_kociemba_range():
+    c = brick_time.estimate(0.0, 0.0, 0.0, 1.0)
+    assert (c.low, c.high) == brick_time.COMPILED_FACTOR
+    # the range holds the factor of kociemba's slowest and fastest time here
+    assert c.low == pytest.approx(brick_time.compiled_factor(brick_time.KOCIEMBA_HERE_S[1]))
+    assert c.high == pytest.approx(brick_time.compiled_factor(brick_time.KOCIEMBA_HERE_S[0]))
+    mixed = brick_time.estimate(0.2, 0.0, 0.0, 0.1)
+    assert mixed.high == pytest.approx(0.2 * brick_time.INT_FACTOR[1] + 0.1 * c.high)
+    assert brick_time.on_the_brick(0.5, 0.25, 0.0, 0.25) == (1.0, 1.0, 1.0)
+
+
 def test_on_the_brick_the_measured_time_is_the_time():
     t = brick_time.on_the_brick(0.5, 0.25)
     assert t == (0.75, 0.75, 0.75)
@@ -84,16 +95,19 @@ def test_the_job_reports_a_brick_range_around_its_compute_estimate():
 def test_the_job_takes_the_estimator_it_is_given():
     seen = []
 
-    def estimator(int_s, float_s, compiled_float_s):
-        seen.append((int_s, float_s, compiled_float_s))
-        return brick_time.on_the_brick(int_s, float_s, compiled_float_s)
+    def estimator(int_s, float_s, compiled_float_s, compiled_s=0.0):
+        seen.append((int_s, float_s, compiled_float_s, compiled_s))
+        return brick_time.on_the_brick(int_s, float_s, compiled_float_s, compiled_s)
 
     result = _job(estimator)
     # once for the resolution (the part that ran while the last face's moves did), once for
     # resolve + solve + plan, once for the check's preparation and the naive baseline (which
     # run while the cube turns, so on the brick they add nothing here)
-    assert len(seen) == 3 and seen[0][0] == 0.0 and seen[1][0] > 0 and seen[2][1:] == (0.0, 0.0)
-    assert seen[0][1:] == seen[1][1:]
+    assert len(seen) == 3 and seen[0][0] == 0.0 and seen[1][0] > 0 and seen[2][1:] == (0.0, 0.0, 0.0)
+    assert seen[0][1:3] == seen[1][1:3] and seen[0][3] == 0.0
+    # the compiled 3x3x3 candidate search, where built, is passed as compiled code
+    from cubebot.robot.plan import search3
+    assert (seen[1][3] > 0) == search3.available()
     resolving = sum(seen[0])
     assert result["compute_range_seconds"][0] == result["compute_range_seconds"][1]
     assert result["compute_seconds"] + resolving == pytest.approx(sum(seen[1]), abs=0.001)
