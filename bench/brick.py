@@ -21,7 +21,8 @@ Held-out states: seeds HELD_OUT_SEED (4x4x4), not used by any test.
 
 --core-memory: a `cubebot solve` of each of --sizes (default 4 and 5) on the path that runs
 (the compiled core where it is built) and with CUBEBOT_PURE_PYTHON=1, measured the same way.
-Writes the "brick-memory-core" section.
+Writes the "brick-memory-core" section, or "brick-memory-big" when every size is 6 or more
+(the big cubes take long under emulation, so they are measured and recorded apart).
 
 Usage: python bench/brick.py [--seeds N] [--no-record]
        python bench/brick.py --memory [--batch N] [--armel-batch N] [--app-jobs N] [--no-armel]
@@ -56,6 +57,7 @@ ARMEL_BATCH = 3               # ... and under emulation (slow: about a minute a 
 APP_JOBS = 20                 # resident-app jobs measured here
 ARMEL_APP_JOBS = 3            # ... and under emulation
 CORE_SIZES = (4, 5)           # --core-memory: sizes whose solve runs the compiled core
+CORE_RECORDS = ("brick-memory-core", "brick-memory-big")   # --core-memory's records: up to 5, from 6
 PURE_PYTHON = "CUBEBOT_PURE_PYTHON=1"   # cubebot.solver.search.PURE_PYTHON_ENV, set
 PATH_PROBE = "from cubebot.solver.search import core_path; print(core_path())"
 
@@ -209,7 +211,7 @@ def core_memory_table(args):
                 load_start, os.getloadavg()[0], os.cpu_count(), SMALL_SEED)]
     text = "\n".join(head + lines + tail)
     if not args.no_record:
-        record("brick-memory-core", text)
+        record(CORE_RECORDS[min(args.sizes) >= 6], text)
     print(text)
 
 

@@ -72,14 +72,15 @@ def first(value):
 
 
 def arm_peak(sections, size):
-    """The 32-bit ARM peak of one solve: from "brick-memory-core" (the default path) where
-    that record has the size, else from "brick-memory"."""
+    """The 32-bit ARM peak of one solve: from "brick-memory-core" or "brick-memory-big" (the
+    default path) where one of them has the size, else from "brick-memory"."""
     row = "`cubebot solve`, {0}x{0}x{0}".format(size)
-    if "brick-memory-core" in sections:
-        try:
-            return cell(sections["brick-memory-core"], row + ", default path", "32-bit ARM peak (MB)")
-        except FigureError:
-            pass
+    for name in ("brick-memory-core", "brick-memory-big"):
+        if name in sections:
+            try:
+                return cell(sections[name], row + ", default path", "32-bit ARM peak (MB)")
+            except FigureError:
+                pass
     return cell(sections["brick-memory"], row, "32-bit ARM peak (MB)")
 
 
@@ -132,7 +133,7 @@ def results(sections, references):
     lines += ["", "A whole 3x3x3 run of the simulated robot is estimated at {} for the real one: "
               "scan {}, turning {}, the check at the end {}, the rest compute (records \"robot\", "
               "\"solver\", \"solver4\", \"solver5\", \"solver-big-6\", \"solver-big-7\", "
-              "\"brick-memory\", \"brick-memory-core\").".format(total, scan, turning, check)]
+              "\"brick-memory\", \"brick-memory-core\", \"brick-memory-big\").".format(total, scan, turning, check)]
     return lines
 
 
