@@ -71,11 +71,14 @@ def first(value):
     return value.split("/")[0].strip()
 
 
+ARM_RECORDS = ("brick-memory", "brick-memory-core", "brick-memory-big")   # the 32-bit ARM figures
+
+
 def arm_peak(sections, size):
     """The 32-bit ARM peak of one solve: from "brick-memory-core" or "brick-memory-big" (the
     default path) where one of them has the size, else from "brick-memory"."""
     row = "`cubebot solve`, {0}x{0}x{0}".format(size)
-    for name in ("brick-memory-core", "brick-memory-big"):
+    for name in ARM_RECORDS[1:]:
         if name in sections:
             try:
                 return cell(sections[name], row + ", default path", "32-bit ARM peak (MB)")
@@ -132,8 +135,9 @@ def results(sections, references):
                                    for row in ("total", "scan", "turning", "check at the end"))
     lines += ["", "A whole 3x3x3 run of the simulated robot is estimated at {} for the real one: "
               "scan {}, turning {}, the check at the end {}, the rest compute (records \"robot\", "
-              "\"solver\", \"solver4\", \"solver5\", \"solver-big-6\", \"solver-big-7\", "
-              "\"brick-memory\", \"brick-memory-core\", \"brick-memory-big\").".format(total, scan, turning, check)]
+              "\"solver\", \"solver4\", \"solver5\", \"solver-big-6\", \"solver-big-7\", {}).".format(
+                  total, scan, turning, check,
+                  ", ".join("\"{}\"".format(name) for name in ARM_RECORDS if name in sections))]
     return lines
 
 
