@@ -22,7 +22,8 @@ a table is built.
 
 NEEDS[N]: the other sizes whose tables the size-N solver reads too (the
 5x5x5 solver reduces its outer 4x4x4 part with the 4x4x4 solver; the 6x6x6
-and 7x7x7 solvers solve a 4x4x4 or 5x5x5 view of the cube), so
+and 7x7x7 solvers solve a 4x4x4 or 5x5x5 view of the cube; the 7x7x7 stages its
+centres on the 6x6x6's staging tables), so
 names(size=N) and `cubebot tables build --size N` include them.
 """
 
@@ -60,11 +61,14 @@ SPECS = [
     TableSpec("6x6-solve-ud", 6, "cubebot.solver.big.tablesolve:build_ud", True),
     TableSpec("6x6-solve-fb", 6, "cubebot.solver.big.tablesolve:build_fb", True),
     TableSpec("7x7-cycles", 7, "cubebot.solver.big.cyclebuild:build7", True),
+    TableSpec("7x7-solve-lr", 7, "cubebot.solver.big.tablesolve:build7_lr", True),
+    TableSpec("7x7-solve-ud", 7, "cubebot.solver.big.tablesolve:build7_ud", True),
+    TableSpec("7x7-solve-fb", 7, "cubebot.solver.big.tablesolve:build7_fb", True),
     TableSpec("8x8-cycles", 8, "cubebot.solver.big.cyclebuild:build8", False),
     TableSpec("9x9-cycles", 9, "cubebot.solver.big.cyclebuild:build9", False),
 ]
 
-NEEDS = {5: (4,), 6: (4,), 7: (5, 4), 8: (4,), 9: (5, 4)}
+NEEDS = {5: (4,), 6: (4,), 7: (6, 5, 4), 8: (4,), 9: (5, 4)}
 DEMO_SIZES = (2, 3)
 
 
