@@ -1,4 +1,7 @@
-"""The 6x6x6 centres solved once staged (tablestage): three table descents.
+"""The 6x6x6 and 7x7x7 centres solved once staged (tablestage).
+
+The 7x7x7's six searches (`Solving7`) are described where they are defined, below; the
+6x6x6's three table descents:
 
 Once every centre orbit is staged (tablestage), an axis's two faces hold 8
 slots of each orbit (the first face's 4, then the other's), 4 of them showing
@@ -183,8 +186,8 @@ def build_fb(path, progress):
 
 
 def staged_colours(cube):
-    """(L/R's colours, U/D's) of a staged cube, read from its inner X."""
-    facelets = orbit_facelets(2, 2, N)
+    """(L/R's colours, U/D's) of a staged cube (6x6x6 or 7x7x7), read from its inner X."""
+    facelets = orbit_facelets(2, 2, int(round((len(cube) // 6) ** 0.5)))
     return tuple("".join(sorted(set(cube[facelets[s]] for s in axis_slots(axis))))
                  for axis in ("LR", "UD"))
 

@@ -1,4 +1,6 @@
-"""The 6x6x6 centres staged by tables: every centre orbit onto its axis, in four searches.
+"""The 6x6x6 and 7x7x7 centres staged by tables: every centre orbit onto its axis.
+
+The 7x7x7's six searches (`_plan7`) read the 6x6x6's tables; the 6x6x6's four:
 
 Orbits of a 6x6x6 centre: the outer X (1, 1), the obliques (1, 2) and (1, 3)
 (slot s of one beside slot s of the other: a bar), the inner X (2, 2). Two
