@@ -117,6 +117,22 @@ def test_the_compiled_ida_finds_paths_as_long_as_the_breadth_first_distance():
 
 
 @needs_module
+def test_compiled_and_python_breadth_first_agree_from_many_goals():
+    # a small instance of a bars table: the three bar orbits, 70 goals (each a bar sub-mask)
+    steps = [Move("U", 1, 2, 2), Move("L", 1, 1, 1), Move("F", 1, 3, 2)]
+    orbits = (tsol.OBLIQUE_A7, tsol.OUTER_T7, tsol.OBLIQUE_C7)
+    perms = tsol.sub_perms(steps, "LR", N, [tsol.ORBITS7[o] for o in orbits])
+    goals = tsol._goals7(orbits)
+    assert len(goals) == tsol.N_SUB and all(g[0] == g[1] == g[2] for g in goals)
+    compiled = maskstage.compiled().sub_bfs(perms, len(steps), 3, goals)
+    python = tsol._python_distances(perms, len(steps), 3, goals)
+    assert compiled == python
+    reached = [d for d in python if d != 255]
+    assert tsol.N_SUB < len(reached) < tsol.N_SUB ** 3 and max(reached) >= 2
+    assert tsol._goals7((tsol.INNER_X7, tsol.OUTER_T7))[5] == (tsol.GOAL, sorted(tsol.sub_ranks())[5])
+
+
+@needs_module
 def test_a_staged_7x7x7_is_solved_search_by_search(tables_dir):
     rng = random.Random(4714)
     solving = tsol.Solving7(tables_dir)
