@@ -32,8 +32,8 @@
  *                              the distance of every 70^k index from the
  *                              nearest goal (tuples of sub-masks), 255 where
  *                              unreached: a bytearray of 70^k (k <= 4)
- *   sub_ida(perms, n_moves, n_orbits, tables, successors, start, max_cost, max_nodes, weight)
- *                              (path or None, nodes): IDA* over the sub-masks of up to
+ *   sub_ida(perms, n_moves, n_orbits, tables, successors, start, max_cost, max_nodes, weight,
+ *           max_solutions)     (paths, nodes): IDA* over the sub-masks of up to
  *                              MAX_ORBITS orbits to a state every table reads 0, the bound the
  *                              largest exact distance of byte tables over 1-4 of them,
  *                              times weight / 100, rounded up
@@ -670,7 +670,8 @@ typedef struct {
     int allowed[MAX_MOVES + 1][MAX_MOVES];
     int n_allowed[MAX_MOVES + 1];
     long long nodes, max_nodes;
-    int path[MAX_DEPTH], stopped, found;
+    int path[MAX_DEPTH], stopped, max_solutions;
+    PyObject *found;
 } SubStage;
 
 static int sub_heuristic(const SubStage *s, const int *ranks)
@@ -690,7 +691,15 @@ static int sub_dfs(SubStage *s, const int *ranks, int g, int bound, int last)
 {
     int next[MAX_ORBITS], h = sub_heuristic(s, ranks), smallest = 1 << 20, row, k, o;
     if (g + h > bound) return g + h;
-    if (h == 0) { s->found = g; return -1; }
+    if (h == 0) {
+        PyObject *path = PyList_New(g);
+        if (!path) { s->stopped = 1; return -1; }
+        for (k = 0; k < g; k++) PyList_SET_ITEM(path, k, PyLong_FromLong(s->path[k]));
+        if (PyList_Append(s->found, path) < 0) s->stopped = 1;
+        Py_DECREF(path);
+        if (PyList_GET_SIZE(s->found) >= s->max_solutions) s->stopped = 1;
+        return s->stopped ? -1 : 1 << 20;
+    }
     if (g >= MAX_DEPTH) return 1 << 20;
     row = last < 0 ? s->n_moves : last;
     for (k = 0; k < s->n_allowed[row]; k++) {
@@ -707,8 +716,9 @@ static int sub_dfs(SubStage *s, const int *ranks, int g, int bound, int last)
     return smallest;
 }
 
-/* sub_ida(perms, n_moves, n_orbits, tables, successors, start, max_cost, max_nodes, weight) ->
- * (path or None, nodes): a path to a state where every table reads 0, bounded by the largest
+/* sub_ida(perms, n_moves, n_orbits, tables, successors, start, max_cost, max_nodes, weight,
+ * max_solutions) -> (paths, nodes): the paths of the first bound that has any (up to
+ * max_solutions) to a state where every table reads 0, bounded by the largest
  * exact distance read from tables ((orbit indices, bytes of 70^k distances), ...) times
  * weight / 100 (100: a shortest path; above: a guess that finds longer paths sooner) */
 static PyObject *stage_sub_ida(PyObject *self, PyObject *args)
@@ -719,9 +729,10 @@ static PyObject *stage_sub_ida(PyObject *self, PyObject *args)
     int ranks[MAX_ORBITS], max_cost, bound, k, o;
     long long max_nodes;
     memset(&s, 0, sizeof(s));
-    if (!PyArg_ParseTuple(args, "y*iiOOOiLi", &perms, &s.n_moves, &s.n_orbits, &tables, &succ, &start,
-                          &max_cost, &max_nodes, &s.weight))
+    if (!PyArg_ParseTuple(args, "y*iiOOOiLii", &perms, &s.n_moves, &s.n_orbits, &tables, &succ, &start,
+                          &max_cost, &max_nodes, &s.weight, &s.max_solutions))
         return NULL;
+    if (s.max_solutions < 1) s.max_solutions = 1;
     if (s.weight < 100 || s.n_moves < 1 || s.n_moves > MAX_MOVES || s.n_orbits < 1 || s.n_orbits > MAX_ORBITS
         || perms.len != (Py_ssize_t)s.n_moves * s.n_orbits * SUB_SLOTS || !PyTuple_Check(tables)
         || PyTuple_GET_SIZE(tables) > SUB_MAX_TABLES || !PyTuple_Check(succ)
@@ -761,23 +772,17 @@ static PyObject *stage_sub_ida(PyObject *self, PyObject *args)
         }
     }
     s.max_nodes = max_nodes;
-    s.found = -1;
-    Py_BEGIN_ALLOW_THREADS
+    s.found = PyList_New(0);
+    if (!s.found) goto done;
     bound = sub_heuristic(&s, ranks);
     while (bound <= max_cost && bound <= MAX_DEPTH) {
         int next = sub_dfs(&s, ranks, 0, bound, -1);
-        if (s.stopped || s.found >= 0 || next >= (1 << 20)) break;
+        if (PyErr_Occurred()) { Py_CLEAR(s.found); goto done; }
+        if (s.stopped || PyList_GET_SIZE(s.found) || next >= (1 << 20)) break;
         bound = next;
     }
-    Py_END_ALLOW_THREADS
-    if (s.found >= 0) {
-        PyObject *path = PyList_New(s.found);
-        if (!path) goto done;
-        for (k = 0; k < s.found; k++) PyList_SET_ITEM(path, k, PyLong_FromLong(s.path[k]));
-        result = Py_BuildValue("(NL)", path, s.nodes);
-    } else {
-        result = Py_BuildValue("(OL)", Py_None, s.nodes);
-    }
+    result = Py_BuildValue("(OL)", s.found, s.nodes);
+    Py_DECREF(s.found);
 done:
     for (k = 0; k < s.n_tables; k++) PyBuffer_Release(&s.t_buf[k]);
     PyMem_Free(s.map);
@@ -791,7 +796,8 @@ static PyMethodDef stage_methods[] = {
     {"beam", stage_beam, METH_VARARGS, "beam(spec, start, width, max_depth) -> (path, found)"},
     {"sub_bfs", stage_sub_bfs, METH_VARARGS, "sub_bfs(perms, n_moves, n_orbits, goals) -> distances by index"},
     {"sub_ida", stage_sub_ida, METH_VARARGS,
-     "sub_ida(perms, n_moves, n_orbits, tables, successors, start, max_cost, max_nodes, weight) -> (path, nodes)"},
+     "sub_ida(perms, n_moves, n_orbits, tables, successors, start, max_cost, max_nodes, weight, max_solutions)"
+     " -> (paths, nodes)"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -155,6 +155,8 @@ class Reducer(object):
             solving = SOLVINGS[n](self.directory)
             for parts, cube in staging.solve_all(state, odd):
                 solved = solving.solve(cube, staged_colours(cube))
+                if solved is None:          # the 7x7x7's searches ran out of nodes
+                    continue
                 found.append((parts, solved, apply(cube, [m for part in solved for m in part], n)))
         finally:
             staging.close()

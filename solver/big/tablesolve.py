@@ -366,7 +366,9 @@ AXES7 = (("LR", keep_staged_moves, ring_lr_moves, "7x7-solve-lr"),
 N_TABLE7 = len(BAR_TABLES7) * N_SUB ** 3 + N_SUB ** 2   # 2,062,900 entries a table
 MAX_COST7 = 30                 # deepest bound of a search
 MAX_NODES7 = 50000000          # nodes a search at most, each weight
-WEIGHTS7 = (100, 130, 160)     # the bound's weight (per cent), tried in turn
+WEIGHTS7 = (100, 130, 160, 250)   # the bound's weight (per cent), tried in turn
+BAR_PATHS7 = 1                 # bars paths of the least bound weighed by what the ring search then costs
+                               # (64: 2 moves fewer a solve, seconds slower: docs/solver-big.md)
 
 
 def _goals7(orbits):
@@ -445,39 +447,73 @@ class Solving7(object):
                                  "build --size 7`".format(name, N_TABLE7))
         self.nodes = 0
 
-    def _search(self, steps, axis, tables, cube):
+    def _search(self, steps, axis, tables, cube, cost=None):
+        """The moves of the compiled IDA* over `tables` with `steps` from `cube`; with cost (a
+        function of the end masks), the path of least length plus cost among up to BAR_PATHS7."""
         start = sub_masks(cube, axis, centre_colour(cube, axis[0]), N7, ORBITS7)
         perms = sub_perms(steps, axis, N7, ORBITS7)
         for weight in WEIGHTS7:
-            path, nodes = compiled().sub_ida(perms, len(steps), len(ORBITS7), tables, _successors7(steps),
-                                             start, MAX_COST7, MAX_NODES7, weight)
+            paths, nodes = compiled().sub_ida(perms, len(steps), len(ORBITS7), tables, _successors7(steps),
+                                              start, MAX_COST7, MAX_NODES7, weight,
+                                              1 if cost is None else BAR_PATHS7)
             self.nodes += nodes
-            if path is not None:
-                return [m for k in path for m in (steps[k] if isinstance(steps[k], list) else [steps[k]])]
-        raise TableError("the {} centres found no solution within {} nodes: table {} may be wrong".format(
-            axis, MAX_NODES7, _axis7(axis)[3]))
+            if paths:
+                moves = [[m for k in path for m in (steps[k] if isinstance(steps[k], list) else [steps[k]])]
+                         for path in paths]
+                if cost is None:
+                    return moves[0]
+                looks = [[_mask_lookup(perms, (k * len(ORBITS7) + o) * SUB_SLOTS) for o in range(len(ORBITS7))]
+                         for k in range(len(steps))]
+                ends = []
+                for path in paths:
+                    masks = start
+                    for k in path:
+                        masks = tuple(look[m] for look, m in zip(looks[k], masks))
+                    ends.append(masks)
+                best = min(range(len(paths)), key=lambda i: (len(moves[i]) + cost(ends[i]), i))
+                return moves[best]
+        return None
 
-    def solve_axis(self, axis, cube):
+    def solve_axis(self, axis, cube, weigh=True):
         """(bars moves, ring moves) that solve the axis's centres on `cube` (staged, the
-        earlier axes of AXES7 solved)."""
+        earlier axes of AXES7 solved); None if a search finds no path within MAX_NODES7
+        nodes a weight. weigh: the bars path of least moves plus ring cost among BAR_PATHS7,
+        else the first found."""
         _, bar_steps, ring_steps, _ = _axis7(axis)
         distances = memoryview(self.tables[axis].unpacked())
         size = N_SUB ** 3
         tables = tuple((t, distances[k * size:(k + 1) * size]) for k, t in enumerate(BAR_TABLES7))
-        bars = self._search(bar_steps(), axis, tables, cube)
-        ring = self._search(ring_steps(), axis, ((RING_TABLE7, distances[len(BAR_TABLES7) * size:]),),
-                            apply(cube, bars, N7))
+        ring_table = distances[len(BAR_TABLES7) * size:]
+        ranks = sub_ranks()
+
+        def ring_cost(masks):
+            return ring_table[index_of([masks[o] for o in RING_TABLE7], ranks)]
+        bars = self._search(bar_steps(), axis, tables, cube, ring_cost if weigh else None)
+        if bars is None:
+            return None
+        ring = self._search(ring_steps(), axis, ((RING_TABLE7, ring_table),), apply(cube, bars, N7))
+        if ring is None:            # the ring table reaches every state: a damaged table
+            raise TableError("table {} gives no ring path: run `cubebot tables build --size 7`".format(
+                _axis7(axis)[3]))
         return bars, ring
 
     def solve(self, cube, colours=None):
         """[moves of each axis's two searches] that solve every centre of a staged 7x7x7 (the
-        fixed centres give the colours: `colours` is not read)."""
-        parts = []
-        for axis, _, _, _ in AXES7:
-            bars, ring = self.solve_axis(axis, cube)
-            parts += [bars, ring]
-            cube = apply(cube, bars + ring, N7)
-        return parts
+        fixed centres give the colours: `colours` is not read); None if a search finds no
+        path within its nodes. Some bars paths leave a later axis far harder (none found within
+        the nodes): then the axes are solved again, each with the first bars path found."""
+        start = cube
+        for weigh in (True, False):
+            parts, cube = [], start
+            for axis, _, _, _ in AXES7:
+                found = self.solve_axis(axis, cube, weigh)
+                if found is None:
+                    break
+                parts += list(found)
+                cube = apply(cube, found[0] + found[1], N7)
+            else:
+                return parts
+        return None
 
     def close(self):
         for table in self.tables.values():

@@ -101,19 +101,21 @@ def test_the_compiled_ida_finds_paths_as_long_as_the_breadth_first_distance():
     for _ in range(20):
         start = (rng.choice(masks), rng.choice(masks))
         want = dist[tsol.index_of(start, ranks)]
-        path, nodes = lib.sub_ida(perms, len(steps), 2, (((0, 1), dist),), tsol._successors7(steps), start,
-                                  30, -1, 100)
-        assert len(path) == want and nodes >= len(path)
-        after = start
-        for k in path:
-            after = tuple(tsol._mask_lookup(perms, (k * 2 + o) * 8)[m] for o, m in enumerate(after))
-        assert after == (tsol.GOAL, tsol.GOAL)
+        paths, nodes = lib.sub_ida(perms, len(steps), 2, (((0, 1), dist),), tsol._successors7(steps), start,
+                                   30, -1, 100, 5)
+        assert paths and len(paths) <= 5 and nodes >= len(paths[0])
+        for path in paths:
+            assert len(path) == want
+            after = start
+            for k in path:
+                after = tuple(tsol._mask_lookup(perms, (k * 2 + o) * 8)[m] for o, m in enumerate(after))
+            assert after == (tsol.GOAL, tsol.GOAL)
     with pytest.raises(ValueError, match="weight"):
-        lib.sub_ida(perms, len(steps), 2, (((0, 1), dist),), tsol._successors7(steps), start, 30, -1, 99)
+        lib.sub_ida(perms, len(steps), 2, (((0, 1), dist),), tsol._successors7(steps), start, 30, -1, 99, 1)
     with pytest.raises(ValueError, match="shorter"):
-        lib.sub_ida(perms, len(steps), 2, (((0, 1), dist[:100]),), tsol._successors7(steps), start, 30, -1, 100)
+        lib.sub_ida(perms, len(steps), 2, (((0, 1), dist[:100]),), tsol._successors7(steps), start, 30, -1, 100, 1)
     with pytest.raises(ValueError, match="names no orbit"):
-        lib.sub_ida(perms, len(steps), 2, (((0, 2), dist),), tsol._successors7(steps), start, 30, -1, 100)
+        lib.sub_ida(perms, len(steps), 2, (((0, 2), dist),), tsol._successors7(steps), start, 30, -1, 100, 1)
 
 
 @needs_module
