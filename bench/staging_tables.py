@@ -38,7 +38,7 @@ ANCHORS = {
         ("lr-solve", "ud-solve", "fb-solve"), "20 to 25"),
     7: ({"lr-inner3": "10", "lr-bars": "13", "lr-outer": "10", "ud-inner3": "", "ud-bars": "9 to 13",
          "ud-outer": ""}, "",
-        ("lr-bars", "lr-ring", "ud-bars", "ud-ring", "fb-bars", "fb-ring"), ""),
+        ("lr-solve-bars", "lr-solve-ring", "ud-solve-bars", "ud-solve-ring", "fb-solve-bars", "fb-solve-ring"), ""),
 }
 ANCHOR, STAGING_ANCHOR, SOLVING, SOLVING_ANCHOR = ANCHORS[N]
 

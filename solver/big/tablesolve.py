@@ -500,10 +500,11 @@ class Solving7(object):
     def solve(self, cube, colours=None):
         """[moves of each axis's two searches] that solve every centre of a staged 7x7x7 (the
         fixed centres give the colours: `colours` is not read); None if a search finds no
-        path within its nodes. Some bars paths leave a later axis far harder (none found within
-        the nodes): then the axes are solved again, each with the first bars path found."""
+        path within its nodes. Weighed bars paths (BAR_PATHS7 > 1) can leave a later axis far
+        harder (none found within the nodes): then the axes are solved again, each with the
+        first bars path found."""
         start = cube
-        for weigh in (True, False):
+        for weigh in (True, False) if BAR_PATHS7 > 1 else (False,):
             parts, cube = [], start
             for axis, _, _, _ in AXES7:
                 found = self.solve_axis(axis, cube, weigh)
