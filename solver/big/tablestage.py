@@ -31,7 +31,7 @@ tables (735,471 four-bit entries each) are built by `cubebot tables build`
 from cubebot.solver import store
 from cubebot.solver.cubies import corner_facelets
 from cubebot.solver.errors import InvalidCube, TableError
-from cubebot.solver.facelets import FACES
+from cubebot.solver.facelets import FACES, face_index
 from cubebot.solver.maskstage import (ANY_PARITY, MaskStage, build_distances, compiled, face_mask,
                                       mask_of, orbit_facelets)
 from cubebot.solver.moves import Move, apply
@@ -199,7 +199,12 @@ def opposite_pairs(cube):
 def colour_pairs(cube):
     """[(colours staged onto L/R, colours onto U/D)]: a choice for each axis that takes the
     L/R place. A cube lettered by its faces (URFDLB) starts with its own L/R and U/D; other
-    symbols start with their opposite pairs in sorted order."""
+    symbols start with their opposite pairs in sorted order. An odd cube's fixed centres say
+    which colours each axis takes: one choice."""
+    n = size_of(cube)
+    if n % 2:
+        return [tuple("".join(cube[face_index(f, n // 2, n // 2, n)] for f in axis)
+                      for axis in ("LR", "UD"))]
     if set(cube) == set(FACES):
         return [("LR", "UD"), ("UD", "FB"), ("FB", "LR")]
     p = opposite_pairs(cube)

@@ -91,6 +91,15 @@ def test_only_two_layer_quarter_turns_change_the_7x7x7_wing_parity(tables_dir):
         assert (odd(apply(state, [move], N)) != odd(state)) == ts.flips_wings(move), move
 
 
+def test_the_fixed_centres_give_the_7x7x7_its_colour_pairs():
+    state = scramble.random_state(N, random.Random(4702))
+    assert ts.colour_pairs(state) == [("LR", "UD")]
+    renamed = state.translate(str.maketrans("URFDLB", "wrgyob"))     # U white, R red, ...
+    assert ts.colour_pairs(renamed) == [("or", "wy")]
+    turned = apply(state, "x y", N)                                  # centres moved: U shows F's colour
+    assert ts.colour_pairs(turned)[0][1] == "".join(turned[facelets.face_index(f, 3, 3, N)] for f in "UD")
+
+
 @needs_module
 def test_a_random_7x7x7_is_staged_by_the_six_searches(tables_dir):
     state = scramble.random_state(N, random.Random(7000))
