@@ -48,7 +48,7 @@ STAGED = ("The centres are staged and solved by tables (tablestage, tablesolve; 
 
 def staged(n):
     """True where the solver stages the size's centres by tables."""
-    return reduce.TABLE_STAGING and n == tablestage.N and tablestage.available()
+    return reduce.TABLE_STAGING and n in tablestage.SIZES and tablestage.available()
 
 
 def states(n, count, seed=None):

@@ -1,15 +1,16 @@
-"""The 6x6x6 centres staged and solved by tables (solver/big/tablestage.py, tablesolve.py).
+"""The 6x6x6 and 7x7x7 centres staged and solved by tables (solver/big/tablestage.py, tablesolve.py).
 
-The first --n states of bench/solver_big.py's 6x6x6 seed are staged by the four searches
-(lr-inner, lr-outer, ud-inner, ud-outer; the last one ending the inner wings even, as
-the solver runs it), then solved by the three table descents (lr, ud, fb). Each
+The first --n states of bench/solver_big.py's seed for the size are staged by its searches
+(6x6x6: lr-inner, lr-outer, ud-inner, ud-outer; 7x7x7: lr-inner3, lr-bars, lr-outer and the
+same on U/D; the last one ending the inner wings even, as the solver runs it), then solved
+(6x6x6: the three table descents lr, ud, fb; 7x7x7: a bars and a ring search an axis). Each
 staging and solve is applied back by the independent model (bench/cube3d.py) and
 checked from the facelets. The anchor moves are the reference solver's
 (docs/references.md, "Centres staged by tables"). With --solve, the same states
 are also solved whole with reduce.TABLE_STAGING on and off (moves, seconds).
-Writes the section "staging-tables-6" of docs/benchmarks.md.
+Writes the section "staging-tables-6" or "staging-tables-7" of docs/benchmarks.md.
 
-Usage: python bench/staging_tables.py [--n 10] [--solve 0] [--no-record]
+Usage: python bench/staging_tables.py [--size 6|7] [--n 10] [--solve 0] [--no-record]
 """
 
 import argparse
@@ -30,16 +31,23 @@ from cubebot.solver.big.views import blown_up  # noqa: E402
 from cubebot.solver.moves import format_moves  # noqa: E402
 
 N = tablestage.N
-ANCHOR = {"lr-inner": 9, "lr-outer": 10, "ud-inner": 9, "ud-outer": 10}   # docs/references.md
-SOLVING = ("lr-solve", "ud-solve", "fb-solve")
-SOLVING_ANCHOR = "20 to 25"     # the reference's centre-solving phases, docs/references.md
+# per size: the searches' anchor moves (docs/references.md; "" where it states none), their
+# sum's, the solving stages' names and the anchor of their sum
+ANCHORS = {
+    6: ({"lr-inner": "9", "lr-outer": "10", "ud-inner": "9", "ud-outer": "10"}, "38",
+        ("lr-solve", "ud-solve", "fb-solve"), "20 to 25"),
+    7: ({"lr-inner3": "10", "lr-bars": "13", "lr-outer": "10", "ud-inner3": "", "ud-bars": "9 to 13",
+         "ud-outer": ""}, "",
+        ("lr-solve-bars", "lr-solve-ring", "ud-solve-bars", "ud-solve-ring", "fb-solve-bars", "fb-solve-ring"), ""),
+}
+ANCHOR, STAGING_ANCHOR, SOLVING, SOLVING_ANCHOR = ANCHORS[N]
 
 
 def stage_each(cubes):
     """{search: [moves]}, [(found, seconds, nodes, beams)] per cube, stagings found, choices
     tried."""
-    staging = tablestage.Staging()
-    solving = tablesolve.Solving()
+    staging = tablestage.Staging(None, N)
+    solving = tablesolve.SOLVINGS[N]()
     reducer = reduce.Reducer(N)
     odd = lambda cube: 1 if reducer.parity(cube, blown_up(cube, N)) else 0  # noqa: E731
     names = [s[0] for s in staging.searches]
@@ -72,7 +80,7 @@ def stage_each(cubes):
 
 def centres_solved(cube):
     """True if every face's centre facelets show one colour."""
-    return all(len(set(cube[maskstage.orbit_facelets(i, j, N)[s]] for i, j in tablesolve.ORBITS
+    return all(len(set(cube[maskstage.orbit_facelets(i, j, N)[s]] for i, j in tablestage.ORBITS[N]
                        for s in range(4 * f, 4 * f + 4))) == 1 for f in range(6))
 
 
@@ -97,15 +105,15 @@ def run(count, solve, record_it):
     load = os.getloadavg()[0]
     moves, per_cube, found, tried = stage_each(cubes)
     rows = [
-        "{} random 6x6x6 states (bench/solver_big.py's seed {}), the four searches of "
+        "{} random {}x{}x{} states (bench/solver_big.py's seed {}), the {} searches of "
         "solver/big/tablestage.py compiled, for each of the {} choices of colour pairs "
         "tried in turn until {} staging is found (at most {} nodes a search and divisor, {} a "
-        "cube, then a beam of width {}). Then come the three descents of solver/big/tablesolve.py; "
+        "cube, then a beam of width {}). Then come the {} solving searches of solver/big/tablesolve.py; "
         "every staging and solve applied back by "
         "bench/cube3d.py and checked from the facelets. Load average {:.1f} on {} CPUs shared "
-        "with other jobs.".format(count, SEEDS[N], len(tablestage.colour_pairs(cubes[0])),
+        "with other jobs.".format(count, N, N, N, SEEDS[N], len(ANCHOR), len(tablestage.colour_pairs(cubes[0])),
                                   tablestage.STAGINGS, tablestage.MAX_NODES, tablestage.TOTAL_NODES,
-                                  tablestage.BEAM_WIDTH, load, os.cpu_count()),
+                                  tablestage.BEAM_WIDTH, len(SOLVING), load, os.cpu_count()),
         "",
         "| search | mean moves | anchor |",
         "|---|---|---|",
@@ -113,18 +121,18 @@ def run(count, solve, record_it):
     total = []
     for name in ANCHOR:
         values = moves[name]
-        rows.append("| {} | {} | about {} |".format(
-            name, "{:.1f}".format(statistics.mean(values)) if values else "none", ANCHOR[name]))
-    for k in range(len(moves["lr-inner"])):
+        rows.append("| {} | {} | {} |".format(
+            name, "{:.1f}".format(statistics.mean(values)) if values else "none", _about(ANCHOR[name])))
+    for k in range(len(moves[SOLVING[0]])):
         total.append(sum(moves[name][k] for name in ANCHOR))
-    rows.append("| all four (sum) | {} | about 38 |".format(
-        "{:.1f}".format(statistics.mean(total)) if total else "none"))
+    rows.append("| the {} searches (sum) | {} | {} |".format(
+        len(ANCHOR), "{:.1f}".format(statistics.mean(total)) if total else "none", _about(STAGING_ANCHOR)))
     for name in SOLVING:
         values = moves[name]
         rows.append("| {} | {} | |".format(name, "{:.1f}".format(statistics.mean(values)) if values else "none"))
-    solved = [sum(moves[name][k] for name in SOLVING) for k in range(len(moves["lr-solve"]))]
-    rows.append("| the three descents (sum) | {} | about {} |".format(
-        "{:.1f}".format(statistics.mean(solved)) if solved else "none", SOLVING_ANCHOR))
+    solved = [sum(moves[name][k] for name in SOLVING) for k in range(len(moves[SOLVING[0]]))]
+    rows.append("| the solving (sum) | {} | {} |".format(
+        "{:.1f}".format(statistics.mean(solved)) if solved else "none", _about(SOLVING_ANCHOR)))
     staged_cubes = sum(1 for f, _, _, _ in per_cube if f)
     rows += [
         "",
@@ -135,7 +143,7 @@ def run(count, solve, record_it):
         "| seconds a state (all choices), median / max | {:.1f} / {:.1f} |".format(
             statistics.median(s for _, s, _, _ in per_cube), max(s for _, s, _, _ in per_cube)),
         "| nodes a state, median | {:.0f} |".format(statistics.median(n for _, _, n, _ in per_cube)),
-        "| searches ended by the beam (of {}) | {} |".format(4 * count, sum(b for _, _, _, b in per_cube)),
+        "| searches ended by the beam (of {}) | {} |".format(len(ANCHOR) * count, sum(b for _, _, _, b in per_cube)),
     ]
     if solve:
         on = solve_each(cubes[:solve], True)
@@ -154,18 +162,33 @@ def run(count, solve, record_it):
     text = "\n".join(rows)
     print(text)
     if record_it:
-        command = "python bench/staging_tables.py --n {}{}".format(count, " --solve {}".format(solve) if solve else "")
-        record("staging-tables-6", "## 6x6x6 centres staged and solved by tables (`{}`)\n\n".format(command) + text)
+        command = "python bench/staging_tables.py --size {} --n {}{}".format(
+            N, count, " --solve {}".format(solve) if solve else "")
+        record("staging-tables-%d" % N, "## {0}x{0}x{0} centres staged and solved by tables (`{1}`)\n\n".format(
+            N, command) + text)
     return text
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, choices=sorted(ANCHORS), default=6)
     parser.add_argument("--n", type=int, default=10)
     parser.add_argument("--solve", type=int, default=0, help="states also solved whole, staged and not")
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
+    _use_size(args.size)
     run(args.n, args.solve, not args.no_record)
+
+
+def _about(anchor):
+    return "about " + anchor if anchor else "not stated"
+
+
+def _use_size(n):
+    """Point the module's size constants at size n."""
+    global N, ANCHOR, STAGING_ANCHOR, SOLVING, SOLVING_ANCHOR
+    N = n
+    ANCHOR, STAGING_ANCHOR, SOLVING, SOLVING_ANCHOR = ANCHORS[n]
 
 
 if __name__ == "__main__":

@@ -32,6 +32,11 @@
  *                              the distance of every 70^k index from the
  *                              nearest goal (tuples of sub-masks), 255 where
  *                              unreached: a bytearray of 70^k (k <= 4)
+ *   sub_ida(perms, n_moves, n_orbits, tables, successors, start, max_cost, max_nodes, weight,
+ *           max_solutions)     (paths, nodes): IDA* over the sub-masks of up to
+ *                              MAX_ORBITS orbits to a state every table reads 0, the bound the
+ *                              largest exact distance of byte tables over 1-4 of them,
+ *                              times weight / 100, rounded up
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -653,12 +658,146 @@ done:
     return out;
 }
 
+/* ---- sub_ida: IDA* over the sub-masks of up to MAX_ORBITS orbits ---- */
+
+#define SUB_MAX_TABLES 24
+
+typedef struct {
+    int n_moves, n_orbits, n_tables, weight;
+    unsigned char *map;
+    int t_orbits[SUB_MAX_TABLES][SUB_MAX_TABLE_ORBITS], t_size[SUB_MAX_TABLES];
+    Py_buffer t_buf[SUB_MAX_TABLES];
+    int allowed[MAX_MOVES + 1][MAX_MOVES];
+    int n_allowed[MAX_MOVES + 1];
+    long long nodes, max_nodes;
+    int path[MAX_DEPTH], stopped, max_solutions;
+    PyObject *found;
+} SubStage;
+
+static int sub_heuristic(const SubStage *s, const int *ranks)
+{
+    int k, o, h = 0;
+    for (k = 0; k < s->n_tables; k++) {
+        uint32_t idx = 0;
+        int d;
+        for (o = 0; o < s->t_size[k]; o++) idx += ranks[s->t_orbits[k][o]] * pow70[o];
+        d = ((const unsigned char *)s->t_buf[k].buf)[idx];
+        if (d > h) h = d;
+    }
+    return (h * s->weight + 99) / 100;
+}
+
+static int sub_dfs(SubStage *s, const int *ranks, int g, int bound, int last)
+{
+    int next[MAX_ORBITS], h = sub_heuristic(s, ranks), smallest = 1 << 20, row, k, o;
+    if (g + h > bound) return g + h;
+    if (h == 0) {
+        PyObject *path = PyList_New(g);
+        if (!path) { s->stopped = 1; return -1; }
+        for (k = 0; k < g; k++) PyList_SET_ITEM(path, k, PyLong_FromLong(s->path[k]));
+        if (PyList_Append(s->found, path) < 0) s->stopped = 1;
+        Py_DECREF(path);
+        if (PyList_GET_SIZE(s->found) >= s->max_solutions) s->stopped = 1;
+        return s->stopped ? -1 : 1 << 20;
+    }
+    if (g >= MAX_DEPTH) return 1 << 20;
+    row = last < 0 ? s->n_moves : last;
+    for (k = 0; k < s->n_allowed[row]; k++) {
+        int m = s->allowed[row][k], t;
+        const unsigned char *mm = s->map + (size_t)m * s->n_orbits * SUB_RANKS;
+        if (s->max_nodes >= 0 && s->nodes >= s->max_nodes) { s->stopped = 1; return -1; }
+        s->nodes++;
+        for (o = 0; o < s->n_orbits; o++) next[o] = mm[o * SUB_RANKS + ranks[o]];
+        s->path[g] = m;
+        t = sub_dfs(s, next, g + 1, bound, m);
+        if (t < 0) return -1;
+        if (t < smallest) smallest = t;
+    }
+    return smallest;
+}
+
+/* sub_ida(perms, n_moves, n_orbits, tables, successors, start, max_cost, max_nodes, weight,
+ * max_solutions) -> (paths, nodes): the paths of the first bound that has any (up to
+ * max_solutions) to a state where every table reads 0, bounded by the largest
+ * exact distance read from tables ((orbit indices, bytes of 70^k distances), ...) times
+ * weight / 100 (100: a shortest path; above: a guess that finds longer paths sooner) */
+static PyObject *stage_sub_ida(PyObject *self, PyObject *args)
+{
+    Py_buffer perms;
+    PyObject *tables, *succ, *start, *result = NULL;
+    SubStage s;
+    int ranks[MAX_ORBITS], max_cost, bound, k, o;
+    long long max_nodes;
+    memset(&s, 0, sizeof(s));
+    if (!PyArg_ParseTuple(args, "y*iiOOOiLii", &perms, &s.n_moves, &s.n_orbits, &tables, &succ, &start,
+                          &max_cost, &max_nodes, &s.weight, &s.max_solutions))
+        return NULL;
+    if (s.max_solutions < 1) s.max_solutions = 1;
+    if (s.weight < 100 || s.n_moves < 1 || s.n_moves > MAX_MOVES || s.n_orbits < 1 || s.n_orbits > MAX_ORBITS
+        || perms.len != (Py_ssize_t)s.n_moves * s.n_orbits * SUB_SLOTS || !PyTuple_Check(tables)
+        || PyTuple_GET_SIZE(tables) > SUB_MAX_TABLES || !PyTuple_Check(succ)
+        || PyTuple_GET_SIZE(succ) != s.n_moves + 1) {
+        PyErr_SetString(PyExc_ValueError, "sub_ida needs n_moves x n_orbits x 8 slot maps, tables, successors "
+                                         "and a weight of at least 100");
+        PyBuffer_Release(&perms);
+        return NULL;
+    }
+    if (!check_perms(perms.buf, perms.len)) { PyBuffer_Release(&perms); return NULL; }
+    s.map = sub_maps(perms.buf, s.n_moves, s.n_orbits);
+    PyBuffer_Release(&perms);
+    if (!s.map) return NULL;
+    if (!parse_successors(succ, s.n_moves, s.allowed, s.n_allowed)) goto done;
+    if (!sub_ranks_of(start, s.n_orbits, ranks)) goto done;
+    for (k = 0; k < PyTuple_GET_SIZE(tables); k++) {
+        PyObject *which;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(tables, k), "Oy*", &which, &s.t_buf[k])) goto done;
+        s.n_tables++;
+        if (!PyTuple_Check(which) || PyTuple_GET_SIZE(which) < 1
+            || PyTuple_GET_SIZE(which) > SUB_MAX_TABLE_ORBITS) {
+            PyErr_SetString(PyExc_ValueError, "a sub-mask table names 1 to 4 orbits");
+            goto done;
+        }
+        s.t_size[k] = (int)PyTuple_GET_SIZE(which);
+        for (o = 0; o < s.t_size[k]; o++) {
+            long v = PyLong_AsLong(PyTuple_GET_ITEM(which, o));
+            if (v < 0 || v >= s.n_orbits) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a sub-mask table names no orbit");
+                goto done;
+            }
+            s.t_orbits[k][o] = (int)v;
+        }
+        if (s.t_buf[k].len < (Py_ssize_t)pow70[s.t_size[k]]) {
+            PyErr_SetString(PyExc_ValueError, "a sub-mask table is shorter than 70^k entries");
+            goto done;
+        }
+    }
+    s.max_nodes = max_nodes;
+    s.found = PyList_New(0);
+    if (!s.found) goto done;
+    bound = sub_heuristic(&s, ranks);
+    while (bound <= max_cost && bound <= MAX_DEPTH) {
+        int next = sub_dfs(&s, ranks, 0, bound, -1);
+        if (PyErr_Occurred()) { Py_CLEAR(s.found); goto done; }
+        if (s.stopped || PyList_GET_SIZE(s.found) || next >= (1 << 20)) break;
+        bound = next;
+    }
+    result = Py_BuildValue("(OL)", s.found, s.nodes);
+    Py_DECREF(s.found);
+done:
+    for (k = 0; k < s.n_tables; k++) PyBuffer_Release(&s.t_buf[k]);
+    PyMem_Free(s.map);
+    return result;
+}
+
 static PyMethodDef stage_methods[] = {
     {"bfs", stage_bfs, METH_VARARGS, "bfs(dest, n_moves, goal) -> distances by rank"},
     {"ida", stage_ida, METH_VARARGS, "ida(spec, start, max_cost, max_solutions, max_nodes)"},
     {"rank", stage_rank, METH_VARARGS, "rank(mask) -> combinatorial rank"},
     {"beam", stage_beam, METH_VARARGS, "beam(spec, start, width, max_depth) -> (path, found)"},
     {"sub_bfs", stage_sub_bfs, METH_VARARGS, "sub_bfs(perms, n_moves, n_orbits, goals) -> distances by index"},
+    {"sub_ida", stage_sub_ida, METH_VARARGS,
+     "sub_ida(perms, n_moves, n_orbits, tables, successors, start, max_cost, max_nodes, weight, max_solutions)"
+     " -> (paths, nodes)"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -24,7 +24,8 @@ a table is built.
 NEEDS[N]: the other sizes whose tables the size-N solver reads too (every
 reduction finishes its reduced cube with the 3x3x3 two-phase search; the
 5x5x5 solver reduces its outer 4x4x4 part with the 4x4x4 solver; the 6x6x6
-and 7x7x7 solvers solve a 4x4x4 or 5x5x5 view of the cube), so
+and 7x7x7 solvers solve a 4x4x4 or 5x5x5 view of the cube; the 7x7x7 stages its
+centres on the 6x6x6's staging tables), so
 names(size=N) and `cubebot tables build --size N` include them.
 """
 
@@ -68,11 +69,14 @@ SPECS = [
     TableSpec("6x6-solve-ud", 6, "cubebot.solver.big.tablesolve:build_ud", True),
     TableSpec("6x6-solve-fb", 6, "cubebot.solver.big.tablesolve:build_fb", True),
     TableSpec("7x7-cycles", 7, "cubebot.solver.big.cyclebuild:build7", True),
+    TableSpec("7x7-solve-lr", 7, "cubebot.solver.big.tablesolve:build7_lr", True),
+    TableSpec("7x7-solve-ud", 7, "cubebot.solver.big.tablesolve:build7_ud", True),
+    TableSpec("7x7-solve-fb", 7, "cubebot.solver.big.tablesolve:build7_fb", True),
     TableSpec("8x8-cycles", 8, "cubebot.solver.big.cyclebuild:build8", False),
     TableSpec("9x9-cycles", 9, "cubebot.solver.big.cyclebuild:build9", False),
 ]
 
-NEEDS = {4: (3,), 5: (4, 3), 6: (4, 3), 7: (5, 4, 3), 8: (4, 3), 9: (5, 4, 3)}
+NEEDS = {4: (3,), 5: (4, 3), 6: (4, 3), 7: (6, 5, 4, 3), 8: (4, 3), 9: (5, 4, 3)}
 DEMO_SIZES = (2, 3)
 
 

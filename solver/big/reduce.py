@@ -41,8 +41,8 @@ from .freebeam import FreeStage
 from .insertbeam import InsertStage
 from .pairbeam import PairingStage
 from .stages import CentreStage, WingStage
-from .tablesolve import Solving, staged_colours
-from .tablestage import N as STAGED_SIZE, Staging, available as staging_available
+from .tablesolve import SOLVINGS, staged_colours
+from .tablestage import SIZES as STAGED_SIZES, Staging, available as staging_available
 from .views import blown_up, lift, slice_turns, view, view_rows, written
 
 STAGES = ("staging", "solving", "free", "inserts", "pairing", "parity", "centres", "wings", "view")
@@ -60,9 +60,10 @@ TRIED = {6: 12, 7: 8}         # orientations tried per size (1 for sizes not nam
 ESTIMATE_CENTRE = 1.1
 ESTIMATE_WING = 2.1
 
-# The 6x6x6 centres staged (tablestage) and solved (tablesolve) by tables instead of the free,
-# insert and centre stages, where the compiled staging module is built (docs/solver-big.md,
-# "Centres staged and solved by tables"; figures in docs/benchmarks.md, "solver-big-6").
+# The 6x6x6 and 7x7x7 centres staged (tablestage) and solved (tablesolve) by tables instead of
+# the free, insert and centre stages, where the compiled staging module is built
+# (docs/solver-big.md, "Centres staged and solved by tables"; figures in docs/benchmarks.md,
+# "solver-big-6" and "solver-big-7").
 TABLE_STAGING = True
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
@@ -92,7 +93,7 @@ class Reducer(object):
         self.free = FreeStage(n)
         self.inserts = InsertStage(n)
         self.pairing = PairingStage(n)
-        self.staged = TABLE_STAGING and n == STAGED_SIZE and staging_available()
+        self.staged = TABLE_STAGING and n in STAGED_SIZES and staging_available()
 
     def solve_view(self, cube, budget):
         """The last stage: the lifted moves that solve the smaller cube's view."""
@@ -149,11 +150,13 @@ class Reducer(object):
         rotations, done, found = [], [], []
         odd = lambda cube: 1 if self.parity(cube, blown_up(cube, n)) else 0  # noqa: E731
         # the tables are open for these two stages only: their pages leave the RSS after
-        staging, solving = Staging(self.directory), None
+        staging, solving = Staging(self.directory, n), None
         try:
-            solving = Solving(self.directory)
+            solving = SOLVINGS[n](self.directory)
             for parts, cube in staging.solve_all(state, odd):
                 solved = solving.solve(cube, staged_colours(cube))
+                if solved is None:          # the 7x7x7's searches ran out of nodes
+                    continue
                 found.append((parts, solved, apply(cube, [m for part in solved for m in part], n)))
         finally:
             staging.close()
