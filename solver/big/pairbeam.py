@@ -40,9 +40,23 @@ def _axis(face):
     return next(a for a in AXES if face in a)
 
 
+STEPS_KEPT_MAX_N = 7            # sizes whose steps a process keeps (larger ones run close to
+                                # the memory limit and make them for each solve)
+_STEPS = {}                     # n -> steps(n), made on first use (a few hundred KB)
+
+
 def steps(n):
     """[written moves]: the outer turns, every distinct S F S' and W2 F W2' (see the
-    module docstring), the shortest writing of each distinct permutation, in a fixed order."""
+    module docstring), the shortest writing of each distinct permutation, in a fixed order.
+    The same for every cube, so made once a process up to STEPS_KEPT_MAX_N (about half a
+    second here)."""
+    made = _STEPS.get(n) or _make_steps(n)
+    if n <= STEPS_KEPT_MAX_N:
+        _STEPS[n] = made
+    return [list(moves) for moves in made]
+
+
+def _make_steps(n):
     rows = view_rows(n)
     found, order = {}, []
 
@@ -67,7 +81,7 @@ def steps(n):
         for x in [Move(face, 1, 1, t) for face in FACES if face not in axis for t in TURNS]:
             for y in flips:
                 add(written([s, x, y] + invert([s, x]), n))
-    return [found[state] for state in order]
+    return tuple(tuple(found[state]) for state in order)
 
 
 def _children(flags, costs, steps_):
