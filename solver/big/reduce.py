@@ -64,6 +64,9 @@ ESTIMATE_WING = 2.1
 # insert and centre stages, where the compiled staging module is built (docs/solver-big.md,
 # "Centres staged and solved by tables"; figures in docs/benchmarks.md, "solver-big-6").
 TABLE_STAGING = True
+# On that path, the wing stage runs in every orientation and the one with the fewest moves
+# through it goes on to the view (the estimate's 2.1 moves a wing facelet is a guess).
+WINGS_EACH = True
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -178,6 +181,18 @@ class Reducer(object):
         on the best estimate; every move is given back in the frame of `state`."""
         n = self.n
         turns, staged = self.staged_stages(state) if self.staged else ([], [])
+        if staged and WINGS_EACH:
+            # every orientation's wings paired by the wing stage: choose by exact moves
+            winged = []
+            for parts, cube in staged:
+                wings = self.wings.solve(cube)
+                winged.append((parts + [[], wings], apply(cube, wings, n)))
+            lengths = [len(simplify([m for part in parts for m in part])) for parts, _ in winged]
+            best = lengths.index(min(lengths))
+            rotation, (parts, cube) = turns[best], winged[best]
+            del staged, winged
+            parts.append(self.solve_view(cube, budget))
+            return self._finish(state, rotation, parts)
         if staged:
             estimates = [self.estimate(parts, cube) for parts, cube in staged]
             best = estimates.index(min(estimates))
@@ -196,6 +211,11 @@ class Reducer(object):
         parts.append(self.wings.solve(cube))
         cube = apply(cube, parts[-1], n)
         parts.append(self.solve_view(cube, budget))
+        return self._finish(state, rotation, parts)
+
+    def _finish(self, state, rotation, parts):
+        """Result: the stages' moves given back in the frame of `state`, checked."""
+        n = self.n
         faces = rotated_faces(rotation)
         parts = [[Move(faces[m.face], m.first, m.last, m.turns) for m in part] for part in parts]
         moves = simplify([m for part in parts for m in part])
