@@ -67,6 +67,7 @@ TABLE_STAGING = True
 # On that path, the wing stage runs in every orientation and the one with the fewest moves
 # through it goes on to the view (the estimate's 2.1 moves a wing facelet is a guess).
 WINGS_EACH = True
+VIEWS_TRIED = 1                # of those, the fewest-move orientations whose view is solved
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -188,10 +189,15 @@ class Reducer(object):
                 wings = self.wings.solve(cube)
                 winged.append((parts + [[], wings], apply(cube, wings, n)))
             lengths = [len(simplify([m for part in parts for m in part])) for parts, _ in winged]
-            best = lengths.index(min(lengths))
-            rotation, (parts, cube) = turns[best], winged[best]
-            del staged, winged
-            parts.append(self.solve_view(cube, budget))
+            order = sorted(range(len(winged)), key=lambda k: (lengths[k], k))[:VIEWS_TRIED]
+            del staged
+            done = []
+            for k in order:
+                parts, cube = winged[k]
+                done.append((turns[k], parts + [self.solve_view(cube, budget)]))
+            del winged
+            totals = [len(simplify([m for part in parts for m in part])) for _, parts in done]
+            rotation, parts = done[totals.index(min(totals))]
             return self._finish(state, rotation, parts)
         if staged:
             estimates = [self.estimate(parts, cube) for parts, cube in staged]
