@@ -68,6 +68,8 @@ TABLE_STAGING = True
 # through it goes on to the view (the estimate's 2.1 moves a wing facelet is a guess).
 WINGS_EACH = True
 VIEWS_TRIED = 1                # of those, the fewest-move orientations whose view is solved
+SOLVED_KEPT = 1                # stagings (tablestage.solve_all) that go on past the solving:
+                               # those with the fewest moves through it
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -163,6 +165,9 @@ class Reducer(object):
             staging.close()
             if solving is not None:
                 solving.close()
+        if len(found) > SOLVED_KEPT:        # the fewest moves through the solving go on
+            found.sort(key=lambda f: len(simplify([m for part in f[0] + f[1] for m in part])))
+            del found[SOLVED_KEPT:]
         for staging, solving, cube in found:
             moves = [simplify([m for part in staging for m in part]),
                      simplify([m for part in solving for m in part])]
