@@ -37,6 +37,15 @@
  *                              MAX_ORBITS orbits to a state every table reads 0, the bound the
  *                              largest exact distance of byte tables over 1-4 of them,
  *                              times weight / 100, rounded up
+ *
+ * The big cubes' wing-pairing beam (cubebot.solver.big.pairbeam) scores a
+ * child by its parent's flags: one byte a compared pair of facelets, 1 where
+ * they differ, and per step the flags that count its child's unjoined wings.
+ *   pair_rank(flags, froms, lengths, costs, weight, keep)
+ *                              [(score, cost, step, parent)]: the `keep`
+ *                              least children in tuple order, cost = the
+ *                              parent's + the step's length, score = cost +
+ *                              weight x the sum of the step's flags
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -789,6 +798,110 @@ done:
     return result;
 }
 
+/* ---- the wing-pairing beam's ranking (pair_rank) ---- */
+
+#define RANK_MAX_KEEP 4096
+
+typedef struct {
+    double score;
+    long cost;
+    int step, parent;
+} Child;
+
+/* tuple order of (score, cost, step, parent): 1 when a comes first */
+static int child_before(const Child *a, const Child *b)
+{
+    if (a->score != b->score) return a->score < b->score;
+    if (a->cost != b->cost) return a->cost < b->cost;
+    if (a->step != b->step) return a->step < b->step;
+    return a->parent < b->parent;
+}
+
+static PyObject *stage_pair_rank(PyObject *self, PyObject *args)
+{
+    PyObject *flags, *costs, *out = NULL;
+    Py_buffer froms, lengths;
+    double weight;
+    int keep, n_parents, n_steps, width, kept = 0, p, k, j;
+    Py_ssize_t n_flags = -1;
+    const unsigned char **rows = NULL;
+    long *parent_cost = NULL;
+    Child *best = NULL;
+    const uint32_t *index;
+    if (!PyArg_ParseTuple(args, "Oy*y*Odi", &flags, &froms, &lengths, &costs, &weight, &keep)) return NULL;
+    n_steps = lengths.len > INT_MAX / 2 ? 0 : (int)lengths.len;
+    if (!PyTuple_Check(flags) || !PyTuple_Check(costs) || PyTuple_GET_SIZE(flags) != PyTuple_GET_SIZE(costs)
+        || PyTuple_GET_SIZE(flags) < 1 || PyTuple_GET_SIZE(flags) > INT_MAX / 2 || n_steps < 1
+        || froms.len % (Py_ssize_t)(sizeof(uint32_t) * n_steps) != 0 || keep < 1 || keep > RANK_MAX_KEEP) {
+        PyErr_SetString(PyExc_ValueError, "pair_rank needs a flags and a cost a parent, 4-byte froms "
+                        "for each step's length, and 1..4096 kept");
+        goto done;
+    }
+    n_parents = (int)PyTuple_GET_SIZE(flags);
+    width = (int)(froms.len / (Py_ssize_t)(sizeof(uint32_t) * n_steps));
+    rows = PyMem_Malloc(sizeof(*rows) * n_parents);
+    parent_cost = PyMem_Malloc(sizeof(long) * n_parents);
+    best = PyMem_Malloc(sizeof(Child) * (keep + 1));
+    if (!rows || !parent_cost || !best) { PyErr_NoMemory(); goto done; }
+    for (p = 0; p < n_parents; p++) {
+        PyObject *f = PyTuple_GET_ITEM(flags, p);
+        if (!PyBytes_Check(f) || (n_flags >= 0 && PyBytes_GET_SIZE(f) != n_flags)) {
+            PyErr_SetString(PyExc_ValueError, "pair_rank needs flags of one length (bytes) a parent");
+            goto done;
+        }
+        n_flags = PyBytes_GET_SIZE(f);
+        rows[p] = (const unsigned char *)PyBytes_AS_STRING(f);
+        parent_cost[p] = PyLong_AsLong(PyTuple_GET_ITEM(costs, p));
+        if (parent_cost[p] == -1 && PyErr_Occurred()) goto done;
+        if (parent_cost[p] < 0 || parent_cost[p] > INT_MAX) {
+            PyErr_SetString(PyExc_ValueError, "pair_rank needs costs of 0..INT_MAX");
+            goto done;
+        }
+    }
+    index = (const uint32_t *)froms.buf;
+    for (j = 0; j < n_steps * width; j++) {
+        if (index[j] >= (uint32_t)n_flags) {
+            PyErr_SetString(PyExc_ValueError, "pair_rank: a step reads a flag past the flags");
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (p = 0; p < n_parents; p++) {
+        const unsigned char *row = rows[p];
+        for (k = 0; k < n_steps; k++) {
+            const uint32_t *at = index + (size_t)k * width;
+            long sum = 0;
+            Child c;
+            int i;
+            for (j = 0; j < width; j++) sum += row[at[j]];
+            c.cost = parent_cost[p] + ((const unsigned char *)lengths.buf)[k];
+            c.score = (double)c.cost + weight * (double)sum;
+            c.step = k;
+            c.parent = p;
+            if (kept == keep && !child_before(&c, &best[kept - 1])) continue;
+            /* insert in order; the last falls off when full */
+            i = kept < keep ? kept++ : kept - 1;
+            while (i > 0 && child_before(&c, &best[i - 1])) { best[i] = best[i - 1]; i--; }
+            best[i] = c;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    out = PyList_New(kept);
+    if (!out) goto done;
+    for (j = 0; j < kept; j++) {
+        PyObject *t = Py_BuildValue("(dlii)", best[j].score, best[j].cost, best[j].step, best[j].parent);
+        if (!t) { Py_CLEAR(out); goto done; }
+        PyList_SET_ITEM(out, j, t);
+    }
+done:
+    PyMem_Free(rows);
+    PyMem_Free(parent_cost);
+    PyMem_Free(best);
+    PyBuffer_Release(&froms);
+    PyBuffer_Release(&lengths);
+    return out;
+}
+
 static PyMethodDef stage_methods[] = {
     {"bfs", stage_bfs, METH_VARARGS, "bfs(dest, n_moves, goal) -> distances by rank"},
     {"ida", stage_ida, METH_VARARGS, "ida(spec, start, max_cost, max_solutions, max_nodes)"},
@@ -798,6 +911,8 @@ static PyMethodDef stage_methods[] = {
     {"sub_ida", stage_sub_ida, METH_VARARGS,
      "sub_ida(perms, n_moves, n_orbits, tables, successors, start, max_cost, max_nodes, weight, max_solutions)"
      " -> (paths, nodes)"},
+    {"pair_rank", stage_pair_rank, METH_VARARGS,
+     "pair_rank(flags, froms, lengths, costs, weight, keep) -> [(score, cost, step, parent)]"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -65,6 +65,12 @@ ESTIMATE_WING = 2.1
 # (docs/solver-big.md, "Centres staged and solved by tables"; figures in docs/benchmarks.md,
 # "solver-big-6" and "solver-big-7").
 TABLE_STAGING = True
+# On that path, the wing stage runs in every orientation and the one with the fewest moves
+# through it goes on to the view (the estimate's 2.1 moves a wing facelet is a guess).
+WINGS_EACH = True
+VIEWS_TRIED = 1                # of those, the fewest-move orientations whose view is solved
+SOLVED_KEPT = 1                # stagings (tablestage.solve_all) that go on past the solving:
+                               # those with the fewest moves through it
 
 Result = namedtuple("Result", ["candidates", "stages", "nodes"])
 
@@ -162,6 +168,9 @@ class Reducer(object):
             staging.close()
             if solving is not None:
                 solving.close()
+        if len(found) > SOLVED_KEPT:        # the fewest moves through the solving go on
+            found.sort(key=lambda f: len(simplify([m for part in f[0] + f[1] for m in part])))
+            del found[SOLVED_KEPT:]
         for staging, solving, cube in found:
             moves = [simplify([m for part in staging for m in part]),
                      simplify([m for part in solving for m in part])]
@@ -181,6 +190,23 @@ class Reducer(object):
         on the best estimate; every move is given back in the frame of `state`."""
         n = self.n
         turns, staged = self.staged_stages(state) if self.staged else ([], [])
+        if staged and WINGS_EACH:
+            # every orientation's wings paired by the wing stage: choose by exact moves
+            winged = []
+            for parts, cube in staged:
+                wings = self.wings.solve(cube)
+                winged.append((parts + [[], wings], apply(cube, wings, n)))
+            lengths = [len(simplify([m for part in parts for m in part])) for parts, _ in winged]
+            order = sorted(range(len(winged)), key=lambda k: (lengths[k], k))[:VIEWS_TRIED]
+            del staged
+            done = []
+            for k in order:
+                parts, cube = winged[k]
+                done.append((turns[k], parts + [self.solve_view(cube, budget)]))
+            del winged
+            totals = [len(simplify([m for part in parts for m in part])) for _, parts in done]
+            rotation, parts = done[totals.index(min(totals))]
+            return self._finish(state, rotation, parts)
         if staged:
             estimates = [self.estimate(parts, cube) for parts, cube in staged]
             best = estimates.index(min(estimates))
@@ -199,6 +225,11 @@ class Reducer(object):
         parts.append(self.wings.solve(cube))
         cube = apply(cube, parts[-1], n)
         parts.append(self.solve_view(cube, budget))
+        return self._finish(state, rotation, parts)
+
+    def _finish(self, state, rotation, parts):
+        """Result: the stages' moves given back in the frame of `state`, checked."""
+        n = self.n
         faces = rotated_faces(rotation)
         parts = [[Move(faces[m.face], m.first, m.last, m.turns) for m in part] for part in parts]
         moves = simplify([m for part in parts for m in part])

@@ -313,7 +313,11 @@ def _complement(masks):
 def _mask_lookup(perms, at):
     """[mask -> mask] for 8 slots sent to perms[at:at + 8]."""
     dest = perms[at:at + SUB_SLOTS]
-    return [sum(1 << dest[i] for i in range(SUB_SLOTS) if v >> i & 1) for v in range(256)]
+    lookup = [0] * 256
+    for v in range(1, 256):          # v less its lowest bit is done: add that bit's slot
+        low = v & -v
+        lookup[v] = lookup[v ^ low] | 1 << dest[low.bit_length() - 1]
+    return lookup
 
 
 # ---- the 7x7x7: six orbits an axis, solved in two searches an axis ----

@@ -54,6 +54,8 @@ BEAM_WIDTH = 10000             # states a depth of the beam that follows a faile
                                # arrays take about 0.7 KB a unit of width: 20000 took the
                                # peak on 32-bit ARM past 30 MB)
 BEAM_DEPTH = 30                # moves of that beam at most
+RETRY_ABOVE = 42               # a staging a beam ended with more moves than this is kept, and
+                               # the next choice of colour pairs is tried too
 TURNS = (1, 2, 3)
 AXIS_FACES = {"LR": "LR", "UD": "UD"}
 
@@ -332,16 +334,21 @@ class Staging(object):
     def solve_all(self, cube, parity=None):
         """[(parts, cube)]: a staging for each choice of colour pairs (colour_pairs(cube)) whose
         searches all finish within MAX_NODES, while the nodes spent stay within TOTAL_NODES,
-        up to STAGINGS of them."""
-        found = []
+        up to STAGINGS of them. A staging that a beam had to end with more than RETRY_ABOVE
+        moves (a beam's staging can be far longer) does not count towards STAGINGS: the next
+        choice is tried beside it."""
+        found, counted = [], 0
         self.nodes = self.tried = self.beams = 0
         for colours in colour_pairs(cube):
-            if self.nodes >= TOTAL_NODES or len(found) >= STAGINGS:
+            if self.nodes >= TOTAL_NODES or counted >= STAGINGS:
                 break
             self.tried += 1
+            beams = self.beams
             staged = self.stage(cube, colours, parity)
             if staged is not None:
                 found.append(staged)
+                long = self.beams > beams and sum(len(p) for p in staged[0]) > RETRY_ABOVE
+                counted += 0 if long else 1
         return found
 
 

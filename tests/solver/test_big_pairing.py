@@ -1,9 +1,11 @@
 """The pairing stage of the big cubes (solver/big/pairbeam.py): its steps keep every centre
 facelet joined, its beam joins wings on real scrambles, and the solve stays correct."""
 
+import struct
+
 import pytest
 
-from cubebot.solver import facelets, moves, scramble
+from cubebot.solver import facelets, maskstage, moves, scramble
 from cubebot.solver.big import pairbeam, reduce, views
 from .cubes import check_solves, seeded
 
@@ -69,8 +71,47 @@ def test_each_step_s_flags_getter_counts_the_wings_it_leaves_not_joined():
     stage = pairbeam.PairingStage(n)
     wings = views.joins(n)[1]
     cube = scramble.random_state(n, seeded(1812))
-    pairs, steps = stage.load_steps()
+    pairs, steps, _ = stage.load_steps()
     flags = pairs.flags(cube)
     for seq, getter in steps:
         child = moves.apply(cube, seq, n)
         assert sum(getter(flags)) == sum(child[a] != child[b] for a, b in wings) == stage.not_joined(child)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_compiled_ranking_gives_the_python_ranking_and_the_same_beam(n):
+    # pair_rank (solver/_stage.c) against the Python ranking: the same children, in the same
+    # order, from beams of real scrambles; the whole beam then takes the same path
+    lib = maskstage.compiled()
+    if lib is None:
+        pytest.skip("the compiled staging module is not built")
+    stage = pairbeam.PairingStage(n)
+    loaded = stage.load_steps()
+    pairs = loaded[0]
+    cubes = [scramble.random_state(n, seeded(1830 + n + k)) for k in range(3)]
+    flags = [pairs.flags(c) for c in cubes]
+    for costs in ([0, 0, 0], [7, 3, 12]):
+        for keep in (1, 64, 500):
+            assert pairbeam.ranked(flags, costs, loaded, keep, lib) == \
+                pairbeam.ranked(flags, costs, loaded, keep, None)
+    assert stage.solve(cubes[0], loaded, lib) == stage.solve(cubes[0], loaded, None)
+
+
+def test_the_compiled_ranking_refuses_bad_arguments():
+    lib = maskstage.compiled()
+    if lib is None:
+        pytest.skip("the compiled staging module is not built")
+    four = struct.pack("=2I", 0, 1)
+    lib.pair_rank((b"\x00\x01",), four, b"\x01", (0,), 5.0, 1)       # well formed: no error
+    bad = [
+        ((b"\x00\x01",), struct.pack("=2I", 0, 2), b"\x01", (0,), 5.0, 1),    # a flag past the flags
+        ((b"\x00\x01", b"\x00"), four, b"\x01", (0, 0), 5.0, 1),              # flags of two lengths
+        ((b"\x00\x01",), four, b"\x01", (0, 0), 5.0, 1),                      # a cost too many
+        ((b"\x00\x01",), four[:6], b"\x01", (0,), 5.0, 1),                    # froms not 4-byte
+        ((b"\x00\x01",), four, b"\x01", (0,), 5.0, 0),                        # nothing kept
+        ((b"\x00\x01",), four, b"\x01", (-1,), 5.0, 1),                       # a negative cost
+        ((), b"", b"", (), 5.0, 1),                                           # no parent
+    ]
+    for args in bad:
+        with pytest.raises(ValueError):
+            lib.pair_rank(*args)

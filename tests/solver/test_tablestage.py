@@ -169,6 +169,23 @@ def test_a_random_6x6x6_is_staged_by_the_four_searches(staging_tables):
 
 
 @needs_module
+def test_a_long_staging_ended_by_a_beam_has_the_next_choice_tried_beside_it(staging_tables, monkeypatch):
+    # every search made to run out of nodes at once, so the beam ends each one: a staging of
+    # more than RETRY_ABOVE moves does not count, and each choice of colour pairs is staged
+    state = scramble.random_state(N, random.Random(6666))
+    monkeypatch.setattr(ts, "MAX_NODES", 1)
+    monkeypatch.setattr(ts, "RETRY_ABOVE", 10 ** 6)
+    staging = ts.Staging(staging_tables)
+    assert len(staging.solve_all(state)) == 1 and staging.beams == 4
+    monkeypatch.setattr(ts, "RETRY_ABOVE", 0)
+    found = staging.solve_all(state)
+    assert staging.tried == len(ts.colour_pairs(state)) == len(found)
+    for (parts, cube), colours in zip(found, ts.colour_pairs(state)):
+        assert cube3d.apply(state, format_moves([m for p in parts for m in p])) == cube
+        assert ts.staged(cube, colours)
+
+
+@needs_module
 def test_the_inner_x_reads_the_outer_x_tables():
     for name, moves in ts.INNER_TABLES.items():
         orbit, own, faces = ts.TABLES[name]
