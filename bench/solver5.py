@@ -84,8 +84,9 @@ def run(n, rss_states=RSS_STATES, record_it=True, build=True):
     rows = [
         "Run {} on {} ({}), {} uniformly random 5x5x5 states (seed {}), solver.solve5 default. "
         "Phase 1 (outer4) by the 4x4x4 solver's reduction, phase 2 (middle) by middle.MiddleSolver, the 3x3x3 "
-        "finish in this process (up to four reduced cubes, each in seven views, until one finishes "
-        "in 19 moves; no time budget: the same moves on any machine). Search path {} "
+        "finish in this process (the reduced cubes in six views searched at once by the two-phase "
+        "search within a node budget where its module is built, else kociemba view by view; no "
+        "time budget: the same moves on any machine). Search path {} "
         "(cubebot.solver.search.core_path); load average {:.1f} on {} CPUs shared "
         "with other jobs, so times are noisy.".format(
             datetime.date.today().isoformat(), platform.machine(), platform.python_version(),
