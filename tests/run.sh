@@ -115,8 +115,10 @@ wheel_check() {
 missing = [n for n in ASSETS if not os.path.isfile(os.path.join(STATIC_DIR, n))]
 assert not missing, "classroom assets missing from the wheel: %s" % missing' ||
             { echo "the wheel lacks the classroom page's files" >&2; exit 1; }
-        "$tmp/venv/bin/cubebot" tables build --size 2
-        [ -f "$tmp/data/cubebot/tables/2x2-htm.bin" ] || { echo "tables not in the per-user data dir" >&2; exit 1; }
+        "$tmp/venv/bin/cubebot" tables build
+        for name in 2x2-htm 3x3-moves; do
+            [ -f "$tmp/data/cubebot/tables/$name.bin" ] || { echo "table $name not in the per-user data dir" >&2; exit 1; }
+        done
         state=$("$tmp/venv/bin/cubebot" scramble --size 2 --seed 1 | head -n 1)
         solution=$("$tmp/venv/bin/cubebot" solve --size 2 "$state")
         "$tmp/venv/bin/python" - "$state" "$solution" <<'PYEOF'
